@@ -1,0 +1,321 @@
+/*
+ * xsum.c
+ *	  Exact summation of float4/float8 values and correct rounding of the sum.
+ *
+ * The accumulator (xsum.h) is a fixed-point integer in units of 2^-1074, wide
+ * enough for any sum of 2^63 doubles, so adding is exact and the order of
+ * additions cannot change the result.  Rounding happens once, in
+ * gr_xsum_round(), to nearest with ties to even, as IEEE 754 addition of the
+ * exact value would.  Plain C99: the kernels' tests link this file as their
+ * reference.
+ */
+#include "xsum.h"
+
+#include <math.h>
+#include <string.h>
+
+#define DIGIT_MASK	((int64_t) 0xFFFFFFFF)
+
+/* Zero the accumulator. */
+void
+gr_xsum_init(GrXsum *x)
+{
+	memset(x, 0, sizeof(*x));
+}
+
+/* Add one double given as its bit pattern; no normalization. */
+static inline void
+xsum_add_bits(GrXsum *x, uint64_t bits)
+{
+	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
+	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
+	unsigned	p,
+				d,
+				s;
+	uint64_t	lo,
+				hi;
+
+	if (e == 0x7FF)
+	{
+		if (m != 0)
+			x->nan++;
+		else if (bits >> 63)
+			x->ninf++;
+		else
+			x->pinf++;
+		return;
+	}
+	if (e != 0)
+		m |= (uint64_t) 1 << 52;
+	else if (m == 0)
+	{
+		if (bits >> 63)
+			x->negzero++;
+		return;
+	}
+	/* value = m * 2^(p - 1074); spread m << (p % 32) over three digits */
+	p = e != 0 ? e - 1 : 0;
+	d = p >> 5;
+	s = p & 31;
+	lo = m << s;
+	hi = s != 0 ? m >> (64 - s) : 0;
+	if (bits >> 63)
+	{
+		x->limb[d] -= (int64_t) (lo & DIGIT_MASK);
+		x->limb[d + 1] -= (int64_t) (lo >> 32);
+		x->limb[d + 2] -= (int64_t) hi;
+	}
+	else
+	{
+		x->limb[d] += (int64_t) (lo & DIGIT_MASK);
+		x->limb[d + 1] += (int64_t) (lo >> 32);
+		x->limb[d + 2] += (int64_t) hi;
+	}
+}
+
+/* Bit pattern of a double, without aliasing trouble. */
+static inline uint64_t
+double_bits(double v)
+{
+	uint64_t	b;
+
+	memcpy(&b, &v, sizeof(b));
+	return b;
+}
+
+/* Add one value. */
+void
+gr_xsum_add_double(GrXsum *x, double v)
+{
+	xsum_add_bits(x, double_bits(v));
+	if (++x->pending >= GR_XSUM_MAX_UNNORMALIZED)
+		gr_xsum_normalize(x);
+}
+
+/* Add n doubles, normalizing often enough that no limb can overflow. */
+void
+gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n)
+{
+	while (n > 0)
+	{
+		int64_t		room = GR_XSUM_MAX_UNNORMALIZED - x->pending;
+		int64_t		chunk = n < room ? n : room;
+
+		for (int64_t i = 0; i < chunk; i++)
+			xsum_add_bits(x, double_bits(v[i]));
+		x->pending += chunk;
+		v += chunk;
+		n -= chunk;
+		if (x->pending >= GR_XSUM_MAX_UNNORMALIZED)
+			gr_xsum_normalize(x);
+	}
+}
+
+/* Add n floats; each converts to double exactly. */
+void
+gr_xsum_add_floats(GrXsum *x, const float *v, int64_t n)
+{
+	while (n > 0)
+	{
+		int64_t		room = GR_XSUM_MAX_UNNORMALIZED - x->pending;
+		int64_t		chunk = n < room ? n : room;
+
+		for (int64_t i = 0; i < chunk; i++)
+			xsum_add_bits(x, double_bits((double) v[i]));
+		x->pending += chunk;
+		v += chunk;
+		n -= chunk;
+		if (x->pending >= GR_XSUM_MAX_UNNORMALIZED)
+			gr_xsum_normalize(x);
+	}
+}
+
+/*
+ * Propagate carries so that every limb but the top one is in [0, 2^32); the
+ * top limb carries the sign.  The value is unchanged.
+ */
+void
+gr_xsum_normalize(GrXsum *x)
+{
+	for (int i = 0; i < GR_XSUM_LIMBS - 1; i++)
+	{
+		/* floor division by 2^32, also for negative limbs */
+		int64_t		c = x->limb[i] >> 32;
+
+		x->limb[i] -= (int64_t) ((uint64_t) c << 32);
+		x->limb[i + 1] += c;
+	}
+	x->pending = 0;
+}
+
+/*
+ * dst += src.  src may be unnormalized as long as its limbs stay below 2^62
+ * in magnitude (the GPU result contract); dst is normalized before and after.
+ */
+void
+gr_xsum_merge(GrXsum *dst, const GrXsum *src)
+{
+	gr_xsum_normalize(dst);
+	for (int i = 0; i < GR_XSUM_LIMBS; i++)
+		dst->limb[i] += src->limb[i];
+	dst->nan += src->nan;
+	dst->pinf += src->pinf;
+	dst->ninf += src->ninf;
+	dst->negzero += src->negzero;
+	gr_xsum_normalize(dst);
+}
+
+/* Number of significant bits in a nonzero 32-bit digit. */
+static int
+bit_length(uint64_t v)
+{
+	int			n = 0;
+
+	while (v != 0)
+	{
+		n++;
+		v >>= 1;
+	}
+	return n;
+}
+
+/* Bits [from, from + n) of a normalized nonnegative accumulator, n <= 63. */
+static uint64_t
+xsum_bits(const GrXsum *x, int from, int n)
+{
+	uint64_t	r = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+	{
+		int			b = from + i;
+		uint64_t	bit = b < 0 ? 0 : ((uint64_t) x->limb[b >> 5] >> (b & 31)) & 1;
+
+		r = (r << 1) | bit;
+	}
+	return r;
+}
+
+/* Whether any bit below position 'below' is set. */
+static bool
+xsum_any_below(const GrXsum *x, int below)
+{
+	int			d;
+
+	if (below <= 0)
+		return false;
+	d = below >> 5;
+	for (int i = 0; i < d; i++)
+		if (x->limb[i] != 0)
+			return true;
+	if ((below & 31) != 0 &&
+		((uint64_t) x->limb[d] & ((((uint64_t) 1) << (below & 31)) - 1)) != 0)
+		return true;
+	return false;
+}
+
+/*
+ * Round the exact sum to a binary format with 'precision' significand bits,
+ * smallest ulp 2^min_exp and overflow at 2^max_exp (53, -1074, 1024 for
+ * double; 24, -149, 128 for float).  'count' is the number of inputs, which
+ * decides the sign of a zero sum.  The result is returned as a double, which
+ * holds any value of either format exactly.
+ */
+GrXsumStatus
+gr_xsum_round(GrXsum *x, int64_t count, int precision, int min_exp,
+			  int max_exp, double *result)
+{
+	GrXsum		mag;
+	bool		negative;
+	int			top;
+	int			length;
+	int			ulp;
+	int			r;
+	uint64_t	q;
+
+	*result = 0.0;
+	if (x->nan > 0 || (x->pinf > 0 && x->ninf > 0))
+	{
+		*result = NAN;
+		return GR_XSUM_NAN;
+	}
+	if (x->pinf > 0)
+	{
+		*result = INFINITY;
+		return GR_XSUM_PINF;
+	}
+	if (x->ninf > 0)
+	{
+		*result = -INFINITY;
+		return GR_XSUM_NINF;
+	}
+
+	gr_xsum_normalize(x);
+	mag = *x;
+	negative = mag.limb[GR_XSUM_LIMBS - 1] < 0;
+	if (negative)
+	{
+		for (int i = 0; i < GR_XSUM_LIMBS; i++)
+			mag.limb[i] = -mag.limb[i];
+		gr_xsum_normalize(&mag);
+	}
+
+	for (top = GR_XSUM_LIMBS - 1; top >= 0 && mag.limb[top] == 0; top--)
+		;
+	if (top < 0)
+	{
+		/* exact zero: -0.0 only if every input was -0.0, as in IEEE */
+		*result = (count > 0 && x->negzero == count) ? -0.0 : 0.0;
+		return GR_XSUM_OK;
+	}
+
+	/* length in bits of the magnitude, counted from 2^-1074 */
+	length = 32 * top + bit_length((uint64_t) mag.limb[top]);
+	ulp = length - 1 - 1074 - (precision - 1);
+	if (ulp < min_exp)
+		ulp = min_exp;
+	r = ulp + 1074;				/* bit index of the ulp */
+
+	q = xsum_bits(&mag, r, length - r);
+	if (r > 0)
+	{
+		bool		half = xsum_bits(&mag, r - 1, 1) != 0;
+		bool		sticky = xsum_any_below(&mag, r - 1);
+
+		if (half && (sticky || (q & 1)))
+		{
+			q++;
+			if (q == ((uint64_t) 1 << precision))
+			{
+				q >>= 1;
+				ulp++;
+			}
+		}
+	}
+
+	/* q < 2^precision, so q * 2^ulp >= 2^max_exp iff this holds */
+	if (ulp + bit_length(q) > max_exp)
+		return GR_XSUM_OVERFLOW;
+
+	*result = ldexp((double) q, ulp);
+	if (negative)
+		*result = -*result;
+	return GR_XSUM_OK;
+}
+
+/* Correctly rounded float8 sum. */
+GrXsumStatus
+gr_xsum_to_double(GrXsum *x, int64_t count, double *result)
+{
+	return gr_xsum_round(x, count, 53, -1074, 1024, result);
+}
+
+/* Correctly rounded float4 sum (rounded once, straight from the exact sum). */
+GrXsumStatus
+gr_xsum_to_float(GrXsum *x, int64_t count, float *result)
+{
+	double		d;
+	GrXsumStatus st = gr_xsum_round(x, count, 24, -149, 128, &d);
+
+	*result = (float) d;
+	return st;
+}

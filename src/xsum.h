@@ -1,0 +1,63 @@
+/*
+ * xsum.h
+ *	  Exact accumulator for sums of float4/float8 values.
+ *
+ * Plain C99 with no PostgreSQL or CUDA headers, so the CPU reducer, the GPU
+ * kernels and the serializer share one definition of the layout.
+ *
+ * A finite double is m * 2^(p - 1074) with an integer 0 <= m < 2^53 and a bit
+ * position 0 <= p <= 2045 (p = max(E, 1) - 1 for biased exponent E).  The
+ * accumulator holds an integer multiple of 2^-1074 as signed radix-2^32
+ * digits: value = sum(limb[i] * 2^(32 i - 1074)).  Limbs need not be
+ * normalized: any limbs with the right value are a valid state, which is what
+ * lets batches be reduced anywhere (CPU, GPU, any order) and still round to
+ * the same bits.  NaN, infinities and -0.0 are counted, not added; a zero
+ * sum rounds to -0.0 only when every input was -0.0, as IEEE addition does.
+ */
+#ifndef GR_XSUM_H
+#define GR_XSUM_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+#define GR_XSUM_LIMB_BITS	32
+#define GR_XSUM_LIMBS		67	/* 2046 + 53 bits of position, plus headroom */
+
+/*
+ * Each limb may absorb this many 32-bit digit additions before it has to be
+ * normalized; a digit added is below 2^32 in magnitude, a limb stays < 2^62.
+ */
+#define GR_XSUM_MAX_UNNORMALIZED	((int64_t) 1 << 29)
+
+typedef struct GrXsum
+{
+	int64_t		limb[GR_XSUM_LIMBS];
+	int64_t		nan;			/* NaN inputs */
+	int64_t		pinf;			/* +Infinity inputs */
+	int64_t		ninf;			/* -Infinity inputs */
+	int64_t		negzero;		/* -0.0 inputs: an all -0.0 input sums to -0.0 */
+	int64_t		pending;		/* digit additions since last normalize */
+} GrXsum;
+
+/* how a rounded sum came out */
+typedef enum GrXsumStatus
+{
+	GR_XSUM_OK,
+	GR_XSUM_NAN,				/* result is NaN */
+	GR_XSUM_PINF,				/* result is +Infinity (an input was) */
+	GR_XSUM_NINF,				/* result is -Infinity (an input was) */
+	GR_XSUM_OVERFLOW			/* finite inputs, exact sum out of range */
+} GrXsumStatus;
+
+extern void gr_xsum_init(GrXsum *x);
+extern void gr_xsum_add_double(GrXsum *x, double v);
+extern void gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n);
+extern void gr_xsum_add_floats(GrXsum *x, const float *v, int64_t n);
+extern void gr_xsum_normalize(GrXsum *x);
+extern void gr_xsum_merge(GrXsum *dst, const GrXsum *src);
+extern GrXsumStatus gr_xsum_round(GrXsum *x, int64_t count, int precision,
+								  int min_exp, int max_exp, double *result);
+extern GrXsumStatus gr_xsum_to_double(GrXsum *x, int64_t count, double *result);
+extern GrXsumStatus gr_xsum_to_float(GrXsum *x, int64_t count, float *result);
+
+#endif							/* GR_XSUM_H */
