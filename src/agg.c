@@ -1,0 +1,320 @@
+/*
+ * agg.c
+ *	  SQL glue of the aggregates: transition, final and combine functions.
+ *
+ * One C function serves each role for every input type; the type is read
+ * from the call's argument type when a state is created and kept in it.  The
+ * final functions use FINALFUNC_EXTRA so that SQL can overload them by input
+ * type and give each aggregate its PostgreSQL return type.
+ */
+#include "gpu_reduce.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(gpu_reduce_sum_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_min_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_max_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_avg_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_top2_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_topk_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_final);
+PG_FUNCTION_INFO_V1(gpu_reduce_combine);
+
+/* The GrType of a SQL type, or an error for any other type. */
+static GrType
+type_of_oid(Oid typid)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			return GR_INT2;
+		case INT4OID:
+			return GR_INT4;
+		case INT8OID:
+			return GR_INT8;
+		case FLOAT4OID:
+			return GR_FLOAT4;
+		case FLOAT8OID:
+			return GR_FLOAT8;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("gpu_reduce aggregates do not accept type %s",
+					format_type_be(typid))));
+	return 0;
+}
+
+/* The aggregate context, or an error if not called as an aggregate. */
+static MemoryContext
+aggregate_context(FunctionCallInfo fcinfo)
+{
+	MemoryContext aggcxt;
+
+	if (!AggCheckCallContext(fcinfo, &aggcxt))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("gpu_reduce function called in non-aggregate context")));
+	return aggcxt;
+}
+
+/*
+ * The common transition: ignore NULL input, create the state on the first
+ * value, add the value to the batch.
+ */
+static Datum
+transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
+{
+	GrState    *st;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+	}
+	if (PG_ARGISNULL(0))
+		st = gr_state_create(aggregate_context(fcinfo), op,
+							 type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1)),
+							 k);
+	else
+		st = (GrState *) PG_GETARG_POINTER(0);
+	gr_state_add(st, PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(st);
+}
+
+/* gpu_sum transition */
+Datum
+gpu_reduce_sum_trans(PG_FUNCTION_ARGS)
+{
+	return transition(fcinfo, GR_OP_SUM, 0);
+}
+
+/* gpu_min transition */
+Datum
+gpu_reduce_min_trans(PG_FUNCTION_ARGS)
+{
+	return transition(fcinfo, GR_OP_MIN, 0);
+}
+
+/* gpu_max transition */
+Datum
+gpu_reduce_max_trans(PG_FUNCTION_ARGS)
+{
+	return transition(fcinfo, GR_OP_MAX, 0);
+}
+
+/* gpu_avg transition */
+Datum
+gpu_reduce_avg_trans(PG_FUNCTION_ARGS)
+{
+	return transition(fcinfo, GR_OP_AVG, 0);
+}
+
+/* gpu_top2 transition */
+Datum
+gpu_reduce_top2_trans(PG_FUNCTION_ARGS)
+{
+	return transition(fcinfo, GR_OP_TOPK, 2);
+}
+
+/* gpu_topk transition: k is checked on every row, NULL values included. */
+Datum
+gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
+{
+	int32		k;
+
+	if (PG_ARGISNULL(2))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must not be null")));
+	k = PG_GETARG_INT32(2);
+	if (k < 1 || k > GR_TOPK_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
+				 errdetail("k is %d.", k)));
+	if (!PG_ARGISNULL(0) && ((GrState *) PG_GETARG_POINTER(0))->partial.k != k)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be the same for every row of a group"),
+				 errdetail("k changed from %d to %d.",
+						   ((GrState *) PG_GETARG_POINTER(0))->partial.k, k)));
+	return transition(fcinfo, GR_OP_TOPK, k);
+}
+
+/* An int128 as a numeric, through its decimal text. */
+static Numeric
+int128_to_numeric(int128 v)
+{
+	char		buf[48];
+	char	   *p = buf + sizeof(buf) - 1;
+	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
+
+	*p = '\0';
+	do
+	{
+		*--p = '0' + (int) (mag % 10);
+		mag /= 10;
+	} while (mag != 0);
+	if (v < 0)
+		*--p = '-';
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(p),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+/* The exact float sum rounded to float8, with PostgreSQL's overflow error. */
+static float8
+rounded_float8_sum(GrPartial *p)
+{
+	double		r;
+
+	if (gr_xsum_to_double(p->xsum, p->count, &r) == GR_XSUM_OVERFLOW)
+		float_overflow_error();
+	return r;
+}
+
+/* The value of an order key as a Datum of the type. */
+static Datum
+datum_from_key(GrType type, int64 key)
+{
+	switch (type)
+	{
+		case GR_INT2:
+			return Int16GetDatum((int16) key);
+		case GR_INT4:
+			return Int32GetDatum((int32) key);
+		case GR_INT8:
+			return Int64GetDatum(key);
+		case GR_FLOAT4:
+			return Float4GetDatum(gr_float4_from_key(key));
+		case GR_FLOAT8:
+			return Float8GetDatum(gr_float8_from_key(key));
+	}
+	return (Datum) 0;
+}
+
+/* SQL type of a GrType. */
+static Oid
+oid_of_type(GrType type)
+{
+	static const Oid oids[] = {InvalidOid, INT2OID, INT4OID, INT8OID,
+	FLOAT4OID, FLOAT8OID};
+
+	return oids[type];
+}
+
+/* The top-k keys as an array of the input type, largest first. */
+static Datum
+topk_array(GrState *st)
+{
+	int64	   *keys;
+	int			n = gr_partial_sorted_keys(&st->partial, &keys);
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Oid			elemtype = oid_of_type(st->type);
+
+	for (int i = 0; i < n; i++)
+		elems[i] = datum_from_key(st->type, keys[i]);
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	return PointerGetDatum(construct_array(elems, n, elemtype,
+										   typlen, typbyval, typalign));
+}
+
+/* Final function of every aggregate; the state knows which one it is. */
+Datum
+gpu_reduce_final(PG_FUNCTION_ARGS)
+{
+	GrState    *st;
+	GrPartial  *p;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	st = (GrState *) PG_GETARG_POINTER(0);
+	gr_state_settle(st);
+	gr_state_release_buffer(st);
+	p = &st->partial;
+	if (p->count == 0)
+		PG_RETURN_NULL();
+
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+			switch (st->type)
+			{
+				case GR_INT2:
+				case GR_INT4:
+					if (p->isum < PG_INT64_MIN || p->isum > PG_INT64_MAX)
+						ereport(ERROR,
+								(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+								 errmsg("bigint out of range")));
+					PG_RETURN_INT64((int64) p->isum);
+				case GR_INT8:
+					PG_RETURN_NUMERIC(int128_to_numeric(p->isum));
+				case GR_FLOAT4:
+					{
+						float		r;
+
+						if (gr_xsum_to_float(p->xsum, p->count, &r) == GR_XSUM_OVERFLOW)
+							float_overflow_error();
+						PG_RETURN_FLOAT4(r);
+					}
+				case GR_FLOAT8:
+					PG_RETURN_FLOAT8(rounded_float8_sum(p));
+			}
+			break;
+		case GR_OP_AVG:
+			if (p->xsum != NULL)
+				PG_RETURN_FLOAT8(rounded_float8_sum(p) / (float8) p->count);
+			PG_RETURN_DATUM(DirectFunctionCall2(numeric_div,
+												NumericGetDatum(int128_to_numeric(p->isum)),
+												NumericGetDatum(int64_to_numeric(p->count))));
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			PG_RETURN_DATUM(datum_from_key(st->type, p->key));
+		case GR_OP_TOPK:
+			PG_RETURN_DATUM(topk_array(st));
+	}
+	elog(ERROR, "gpu_reduce: unknown aggregate operation %d", (int) st->op);
+	PG_RETURN_NULL();
+}
+
+/*
+ * Combine function: fold the second state into the first, creating the first
+ * in the aggregate context if it is empty (the second may be a deserialized
+ * state in a short-lived context).
+ */
+Datum
+gpu_reduce_combine(PG_FUNCTION_ARGS)
+{
+	MemoryContext aggcxt = aggregate_context(fcinfo);
+	GrState    *s1 = PG_ARGISNULL(0) ? NULL : (GrState *) PG_GETARG_POINTER(0);
+	GrState    *s2 = PG_ARGISNULL(1) ? NULL : (GrState *) PG_GETARG_POINTER(1);
+
+	if (s2 == NULL)
+	{
+		if (s1 == NULL)
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(s1);
+	}
+	gr_state_settle(s2);
+	if (s1 == NULL)
+		s1 = gr_state_create(aggcxt, s2->op, s2->type, s2->partial.k);
+	if (s1->op != s2->op || s1->type != s2->type)
+		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
+	if (s1->op == GR_OP_TOPK && s1->partial.k != s2->partial.k)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be the same for every row of a group"),
+				 errdetail("k changed from %d to %d.",
+						   s1->partial.k, s2->partial.k)));
+	gr_partial_combine(&s1->partial, s1->mcxt, s1->op, &s2->partial);
+	PG_RETURN_POINTER(s1);
+}

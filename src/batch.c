@@ -1,0 +1,210 @@
+/*
+ * batch.c
+ *	  The transition state: appending values to its batch, handing full
+ *	  batches to a reducer, and keeping batch buffers within
+ *	  gpu_reduce.buffer_memory.
+ *
+ * A buffer starts small and doubles up to gpu_reduce.batch_rows, so that a
+ * GROUP BY with many small groups does not reserve a full batch per group.
+ * All buffers of a backend share one budget; a state that cannot grow its
+ * buffer within it reduces what it holds instead, and a state that cannot get
+ * a buffer at all folds each value straight into its partial result.
+ */
+#include "gpu_reduce.h"
+
+#include "utils/float.h"
+
+/* first capacity of a batch buffer, in values */
+#define GR_FIRST_BATCH_ROWS 64
+
+/* Size in bytes of one value of the type. */
+int
+gr_type_size(GrType type)
+{
+	switch (type)
+	{
+		case GR_INT2:
+			return sizeof(int16);
+		case GR_INT4:
+		case GR_FLOAT4:
+			return sizeof(int32);
+		case GR_INT8:
+		case GR_FLOAT8:
+			return sizeof(int64);
+	}
+	elog(ERROR, "gpu_reduce: unknown type %d", (int) type);
+	return 0;
+}
+
+/* Budget bookkeeping: 'bytes' more (or fewer, if negative) held. */
+static void
+account_buffer(int64 bytes)
+{
+	gr_stats.buffer_bytes += bytes;
+	if (gr_stats.buffer_bytes < 0)
+		gr_stats.buffer_bytes = 0;
+	if (gr_stats.buffer_bytes > gr_stats.buffer_peak_bytes)
+		gr_stats.buffer_peak_bytes = gr_stats.buffer_bytes;
+}
+
+/* Memory context callback: the state's memory is going away. */
+static void
+release_callback(void *arg)
+{
+	GrState    *st = (GrState *) arg;
+
+	account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
+	st->batch.cap = 0;
+	st->batch.n = 0;
+	st->batch.values = NULL;
+}
+
+/* A new, empty state in the aggregate context. */
+GrState *
+gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
+{
+	GrState    *st = MemoryContextAllocZero(mcxt, sizeof(GrState));
+
+	st->op = op;
+	st->type = type;
+	st->mcxt = mcxt;
+	gr_partial_init(&st->partial, mcxt, op, type, k);
+	return st;
+}
+
+/*
+ * Try to resize the batch buffer to 'cap' values within the budget.  Returns
+ * false, changing nothing, if the budget does not allow it.
+ */
+static bool
+resize_buffer(GrState *st, int32 cap)
+{
+	int			size = gr_type_size(st->type);
+	int64		growth = (int64) (cap - st->batch.cap) * size;
+
+	if (growth > 0 &&
+		gr_stats.buffer_bytes + growth > (int64) gr_buffer_memory_kb * 1024)
+		return false;
+
+	if (!st->callback_set)
+	{
+		st->release_cb.func = release_callback;
+		st->release_cb.arg = st;
+		MemoryContextRegisterResetCallback(st->mcxt, &st->release_cb);
+		st->callback_set = true;
+	}
+	if (st->batch.values == NULL)
+		st->batch.values = MemoryContextAlloc(st->mcxt, (Size) cap * size);
+	else
+		st->batch.values = repalloc(st->batch.values, (Size) cap * size);
+	st->batch.cap = cap;
+	account_buffer(growth);
+	return true;
+}
+
+/* Hand the values in the batch to a reducer; the batch is empty afterwards. */
+static void
+flush_batch(GrState *st)
+{
+	GrBatch    *b = &st->batch;
+
+	if (b->n == 0)
+		return;
+	if (!(gr_enabled && b->n >= gr_min_gpu_rows && gr_gpu_submit(st)))
+		gr_cpu_reduce(st, b->values, b->n);
+	b->n = 0;
+}
+
+/*
+ * Make room for one more value: grow the buffer while the budget allows and
+ * it is below batch_rows, else reduce what it holds.  Returns false if the
+ * state has no buffer and cannot get one.
+ */
+static bool
+make_room(GrState *st)
+{
+	GrBatch    *b = &st->batch;
+	int32		limit = Max(gr_batch_rows, 1);
+
+	if (b->cap == 0)
+		return resize_buffer(st, Min(GR_FIRST_BATCH_ROWS, limit));
+	if (b->cap < limit &&
+		resize_buffer(st, (int32) Min((int64) b->cap * 2, (int64) limit)))
+		return true;
+	flush_batch(st);
+	/* batch_rows may have been lowered since the buffer grew */
+	if (b->cap > limit)
+		resize_buffer(st, limit);
+	return true;
+}
+
+/* Store one value of the state's type at position i of the buffer. */
+static inline void
+store_value(GrType type, void *values, int32 i, Datum value)
+{
+	switch (type)
+	{
+		case GR_INT2:
+			((int16 *) values)[i] = DatumGetInt16(value);
+			break;
+		case GR_INT4:
+			((int32 *) values)[i] = DatumGetInt32(value);
+			break;
+		case GR_INT8:
+			((int64 *) values)[i] = DatumGetInt64(value);
+			break;
+		case GR_FLOAT4:
+			((float4 *) values)[i] = DatumGetFloat4(value);
+			break;
+		case GR_FLOAT8:
+			((float8 *) values)[i] = DatumGetFloat8(value);
+			break;
+	}
+}
+
+/* Add one non-NULL input value to the state. */
+void
+gr_state_add(GrState *st, Datum value)
+{
+	GrBatch    *b = &st->batch;
+
+	if (b->n == b->cap && !make_room(st))
+	{
+		/* no buffer within the budget: a batch of one */
+		union
+		{
+			int64		i8;
+			float8		f8;
+		}			one;
+
+		store_value(st->type, &one, 0, value);
+		gr_cpu_reduce(st, &one, 1);
+		return;
+	}
+	store_value(st->type, b->values, b->n++, value);
+}
+
+/*
+ * Bring the partial result up to date: reduce the batch and wait for any
+ * batch still being reduced elsewhere.  The buffer stays for more values.
+ */
+void
+gr_state_settle(GrState *st)
+{
+	flush_batch(st);
+	gr_gpu_wait(st);
+}
+
+/* Give the batch buffer back once no more values are expected. */
+void
+gr_state_release_buffer(GrState *st)
+{
+	Assert(st->batch.n == 0);
+	if (st->batch.values != NULL)
+	{
+		pfree(st->batch.values);
+		account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
+		st->batch.values = NULL;
+		st->batch.cap = 0;
+	}
+}

@@ -1,0 +1,122 @@
+/*
+ * cpu_reduce.c
+ *	  The CPU reducer: folds a batch of raw values into a partial result.
+ *
+ * It takes every batch the GPU does not: small ones, all of them without a
+ * GPU, and any batch whose GPU reduction failed.  Its results are exact, so
+ * they agree bit for bit with the GPU's.
+ */
+#include "gpu_reduce.h"
+
+/* Order key of value i of a batch of the given type. */
+static inline int64
+key_at(GrType type, const void *values, int32 i)
+{
+	switch (type)
+	{
+		case GR_INT2:
+			return ((const int16 *) values)[i];
+		case GR_INT4:
+			return ((const int32 *) values)[i];
+		case GR_INT8:
+			return ((const int64 *) values)[i];
+		case GR_FLOAT4:
+			return gr_key_float4(((const float4 *) values)[i]);
+		case GR_FLOAT8:
+			return gr_key_float8(((const float8 *) values)[i]);
+	}
+	return 0;
+}
+
+/* Exact sum of a batch of integers. */
+static int128
+sum_integers(GrType type, const void *values, int32 n)
+{
+	int128		sum = 0;
+
+	switch (type)
+	{
+		case GR_INT2:
+			{
+				const int16 *v = values;
+				int64		s = 0;
+
+				for (int32 i = 0; i < n; i++)
+					s += v[i];
+				sum = s;
+				break;
+			}
+		case GR_INT4:
+			{
+				const int32 *v = values;
+				int64		s = 0;	/* n < 2^31 values below 2^31 fit */
+
+				for (int32 i = 0; i < n; i++)
+					s += v[i];
+				sum = s;
+				break;
+			}
+		case GR_INT8:
+			{
+				const int64 *v = values;
+
+				for (int32 i = 0; i < n; i++)
+					sum += v[i];
+				break;
+			}
+		default:
+			elog(ERROR, "gpu_reduce: integer sum of a float type");
+	}
+	return sum;
+}
+
+/* Smallest (want_max false) or largest order key of a batch. */
+static int64
+extreme_key(GrType type, const void *values, int32 n, bool want_max)
+{
+	int64		best = key_at(type, values, 0);
+
+	for (int32 i = 1; i < n; i++)
+	{
+		int64		k = key_at(type, values, i);
+
+		if (want_max ? k > best : k < best)
+			best = k;
+	}
+	return best;
+}
+
+/* Fold n values into the state's partial result. */
+void
+gr_cpu_reduce(GrState *st, const void *values, int32 n)
+{
+	GrPartial  *p = &st->partial;
+
+	if (n <= 0)
+		return;
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (st->type == GR_FLOAT8)
+				gr_xsum_add_doubles(p->xsum, values, n);
+			else if (st->type == GR_FLOAT4)
+				gr_xsum_add_floats(p->xsum, values, n);
+			else
+				p->isum += sum_integers(st->type, values, n);
+			break;
+		case GR_OP_MIN:
+			p->key = Min(p->key, extreme_key(st->type, values, n, false));
+			break;
+		case GR_OP_MAX:
+			p->key = Max(p->key, extreme_key(st->type, values, n, true));
+			break;
+		case GR_OP_TOPK:
+			for (int32 i = 0; i < n; i++)
+				gr_partial_topk_push(p, st->mcxt, key_at(st->type, values, i));
+			break;
+	}
+	p->count += n;
+	gr_stats.cpu_batches++;
+	gr_stats.cpu_rows += n;
+}

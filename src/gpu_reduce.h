@@ -1,0 +1,175 @@
+/*
+ * gpu_reduce.h
+ *	  Shared declarations: the aggregate state, its batch and partial result,
+ *	  the reducers, GUCs and statistics.
+ *
+ * A transition state (GrState) holds a batch of raw input values and a small
+ * partial result (GrPartial).  A full batch goes to a reducer, which folds it
+ * into the partial result; finalize reduces what is left.  All reducers fold
+ * with the same code, so the answer does not depend on which one took a
+ * batch.  The batch is only a pointer, a capacity and a fill count, so its
+ * memory can be a palloc'd buffer or, later, a slot in shared memory.
+ */
+#ifndef GPU_REDUCE_H
+#define GPU_REDUCE_H
+
+#include "postgres.h"
+
+#include <math.h>
+
+#include "fmgr.h"
+#include "utils/memutils.h"
+
+#include "xsum.h"
+
+/* the operation an aggregate performs; numbers are part of the state format */
+typedef enum GrOp
+{
+	GR_OP_SUM = 1,
+	GR_OP_MIN = 2,
+	GR_OP_MAX = 3,
+	GR_OP_AVG = 4,
+	GR_OP_TOPK = 5
+} GrOp;
+
+#define GR_OP_LAST GR_OP_TOPK
+
+/* the input type; numbers are part of the state format */
+typedef enum GrType
+{
+	GR_INT2 = 1,
+	GR_INT4 = 2,
+	GR_INT8 = 3,
+	GR_FLOAT4 = 4,
+	GR_FLOAT8 = 5
+} GrType;
+
+#define GR_TYPE_LAST GR_FLOAT8
+
+/* largest k accepted by gpu_topk */
+#define GR_TOPK_MAX 100000
+
+/*
+ * Partial result of all values reduced so far.  Min, max and top-k work on
+ * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
+ */
+typedef struct GrPartial
+{
+	int64		count;			/* non-NULL values folded in */
+	int128		isum;			/* sum or avg of an integer type */
+	GrXsum	   *xsum;			/* sum or avg of a float type */
+	int64		key;			/* min or max, as an order key */
+	int32		k;				/* top-k: how many to keep */
+	int32		nkeys;			/* top-k: keys held, a min-heap */
+	int32		keys_cap;		/* top-k: allocated length of keys */
+	int64	   *keys;			/* top-k: the heap */
+} GrPartial;
+
+/* Raw values waiting to be reduced, in the input type's own width. */
+typedef struct GrBatch
+{
+	void	   *values;
+	int32		n;				/* values held */
+	int32		cap;			/* room for this many */
+} GrBatch;
+
+/* The transition state of every gpu_reduce aggregate. */
+typedef struct GrState
+{
+	GrOp		op;
+	GrType		type;
+	MemoryContext mcxt;			/* the aggregate context holding this state */
+	GrPartial	partial;
+	GrBatch		batch;
+	bool		callback_set;	/* release_cb registered on mcxt */
+	MemoryContextCallback release_cb;	/* gives back buffer budget */
+} GrState;
+
+/* GUCs (gpu_reduce.c) */
+extern bool gr_enabled;
+extern int	gr_batch_rows;
+extern int	gr_min_gpu_rows;
+extern int	gr_buffer_memory_kb;
+
+/* statistics of this backend (stats.c) */
+typedef struct GrStats
+{
+	int64		gpu_batches;
+	int64		gpu_rows;
+	int64		gpu_bytes;
+	int64		gpu_fallbacks;
+	int64		cpu_batches;
+	int64		cpu_rows;
+	int64		buffer_bytes;	/* batch-buffer bytes held now */
+	int64		buffer_peak_bytes;
+} GrStats;
+
+extern GrStats gr_stats;
+
+/* state and batch (batch.c) */
+extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k);
+extern void gr_state_add(GrState *st, Datum value);
+extern void gr_state_settle(GrState *st);
+extern void gr_state_release_buffer(GrState *st);
+extern int	gr_type_size(GrType type);
+
+/* partial results (partial.c) */
+extern void gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op,
+							GrType type, int32 k);
+extern void gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key);
+extern void gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
+							   const GrPartial *src);
+extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
+
+/* the CPU reducer (cpu_reduce.c) */
+extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
+
+/* the GPU reducer (gpu_client.c); false means the CPU must take the batch */
+extern bool gr_gpu_submit(GrState *st);
+extern void gr_gpu_wait(GrState *st);
+
+/* order keys: integers that sort as PostgreSQL sorts the values */
+static inline int64
+gr_key_float8(double v)
+{
+	int64		bits;
+
+	if (isnan(v))
+		return INT64CONST(0x7FF8000000000000);
+	memcpy(&bits, &v, sizeof(bits));
+	return bits >= 0 ? bits : bits ^ PG_INT64_MAX;
+}
+
+static inline double
+gr_float8_from_key(int64 key)
+{
+	int64		bits = key >= 0 ? key : key ^ PG_INT64_MAX;
+	double		v;
+
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+static inline int64
+gr_key_float4(float v)
+{
+	int32		bits;
+
+	if (isnan(v))
+		return INT64CONST(0x7FC00000);
+	memcpy(&bits, &v, sizeof(bits));
+	return bits >= 0 ? bits : bits ^ PG_INT32_MAX;
+}
+
+static inline float
+gr_float4_from_key(int64 key)
+{
+	int32		bits = (int32) key;
+	float		v;
+
+	bits = bits >= 0 ? bits : bits ^ PG_INT32_MAX;
+	memcpy(&v, &bits, sizeof(v));
+	return v;
+}
+
+#endif							/* GPU_REDUCE_H */
