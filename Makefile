@@ -1,12 +1,16 @@
-# gpu_reduce: PGXS build.  `make` builds a CPU-only library when no nvcc is
-# found (or WITH_CUDA=no); otherwise the CUDA kernels are linked in statically
-# with the CUDA runtime, so the library still loads where there is no driver.
+# gpu_reduce: PGXS build.
+#
+# With nvcc (on PATH or in /usr/local/cuda) the CUDA kernels (cuda/) and the
+# GPU service are linked in, with the CUDA runtime linked statically so the
+# library still loads on machines without a driver.  `make WITH_CUDA=no`, or
+# no nvcc at all, builds the CPU-only library with the same SQL surface.
 
 EXTENSION = gpu_reduce
 MODULE_big = gpu_reduce
 DATA = gpu_reduce--1.0.sql
 OBJS = src/gpu_reduce.o src/agg.o src/batch.o src/partial.o \
-	src/cpu_reduce.o src/serial.o src/stats.o src/xsum.o src/gpu_client.o
+	src/cpu_reduce.o src/serial.o src/stats.o src/xsum.o \
+	src/gpu_client.o src/gpu_shmem.o
 
 REGRESS = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=gpu_reduce
@@ -15,7 +19,41 @@ REGRESS_OPTS = --inputdir=. --load-extension=gpu_reduce
 override with_llvm = no
 
 PG_CONFIG ?= pg_config
-PG_CPPFLAGS = -I$(srcdir)/src
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/cuda
+
+NVCC ?= $(firstword $(wildcard $(addsuffix /nvcc,$(subst :, ,$(PATH)))) \
+	$(wildcard /usr/local/cuda/bin/nvcc))
+ifeq ($(WITH_CUDA),)
+WITH_CUDA := $(if $(NVCC),yes,no)
+endif
+
+ifeq ($(WITH_CUDA),yes)
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+OBJS += src/gpu_service.o
+PG_CPPFLAGS += -DGR_WITH_CUDA
+SHLIB_LINK += cuda/libgr_cuda.a -L$(CUDA_HOME)/lib64 -lcudart_static \
+	-lrt -ldl -lpthread -lstdc++
+endif
 
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+ifeq ($(WITH_CUDA),yes)
+$(shlib): cuda/libgr_cuda.a
+cuda/libgr_cuda.a: FORCE
+	$(MAKE) -C cuda NVCC=$(NVCC)
+FORCE:
+endif
+
+# objects depend on the shared headers
+$(OBJS): $(wildcard src/*.h) cuda/gr_cuda.h
+
+clean: clean-cuda
+clean-cuda:
+	$(MAKE) -C cuda clean
+
+# kernel benchmark against CUB (needs a GPU to run)
+bench-kernels:
+	$(MAKE) -C bench
+
+.PHONY: clean-cuda bench-kernels FORCE

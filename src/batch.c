@@ -47,16 +47,50 @@ account_buffer(int64 bytes)
 		gr_stats.buffer_peak_bytes = gr_stats.buffer_bytes;
 }
 
-/* Memory context callback: the state's memory is going away. */
+/* Give back a palloc'd batch buffer (not a slot) and its budget. */
+static void
+free_buffer(GrState *st)
+{
+	GrBatch    *b = &st->batch;
+
+	if (b->values != NULL && b->slot < 0)
+	{
+		pfree(b->values);
+		account_buffer(-(int64) b->cap * gr_type_size(st->type));
+	}
+	b->values = NULL;
+	b->cap = 0;
+	b->n = 0;
+}
+
+/*
+ * Memory context callback: the state's memory is going away (end of query,
+ * error, window frame restart).  Return the budget and any GPU slots.
+ */
 static void
 release_callback(void *arg)
 {
 	GrState    *st = (GrState *) arg;
 
-	account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
+	gr_gpu_release(st);
+	if (st->batch.slot < 0)
+		account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
+	st->batch.values = NULL;
 	st->batch.cap = 0;
 	st->batch.n = 0;
-	st->batch.values = NULL;
+}
+
+/* Register release_callback once per state. */
+static void
+watch_state(GrState *st)
+{
+	if (!st->callback_set)
+	{
+		st->release_cb.func = release_callback;
+		st->release_cb.arg = st;
+		MemoryContextRegisterResetCallback(st->mcxt, &st->release_cb);
+		st->callback_set = true;
+	}
 }
 
 /* A new, empty state in the aggregate context. */
@@ -68,13 +102,14 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 	st->op = op;
 	st->type = type;
 	st->mcxt = mcxt;
+	st->batch.slot = -1;
 	gr_partial_init(&st->partial, mcxt, op, type, k);
 	return st;
 }
 
 /*
- * Try to resize the batch buffer to 'cap' values within the budget.  Returns
- * false, changing nothing, if the budget does not allow it.
+ * Try to resize the palloc'd batch buffer to 'cap' values within the budget.
+ * Returns false, changing nothing, if the budget does not allow it.
  */
 static bool
 resize_buffer(GrState *st, int32 cap)
@@ -82,17 +117,12 @@ resize_buffer(GrState *st, int32 cap)
 	int			size = gr_type_size(st->type);
 	int64		growth = (int64) (cap - st->batch.cap) * size;
 
+	Assert(st->batch.slot < 0);
 	if (growth > 0 &&
 		gr_stats.buffer_bytes + growth > (int64) gr_buffer_memory_kb * 1024)
 		return false;
 
-	if (!st->callback_set)
-	{
-		st->release_cb.func = release_callback;
-		st->release_cb.arg = st;
-		MemoryContextRegisterResetCallback(st->mcxt, &st->release_cb);
-		st->callback_set = true;
-	}
+	watch_state(st);
 	if (st->batch.values == NULL)
 		st->batch.values = MemoryContextAlloc(st->mcxt, (Size) cap * size);
 	else
@@ -102,7 +132,11 @@ resize_buffer(GrState *st, int32 cap)
 	return true;
 }
 
-/* Hand the values in the batch to a reducer; the batch is empty afterwards. */
+/*
+ * Hand the values in the batch to a reducer; the batch is empty afterwards.
+ * A slot big enough for the GPU is submitted, which leaves the state with no
+ * buffer; anything else is reduced on the CPU where it lies.
+ */
 static void
 flush_batch(GrState *st)
 {
@@ -110,32 +144,79 @@ flush_batch(GrState *st)
 
 	if (b->n == 0)
 		return;
-	if (!(gr_enabled && b->n >= gr_min_gpu_rows && gr_gpu_submit(st)))
-		gr_cpu_reduce(st, b->values, b->n);
+	if (b->slot >= 0 && gr_enabled && b->n >= gr_min_gpu_rows)
+	{
+		gr_gpu_submit(st);
+		return;
+	}
+	gr_cpu_reduce(st, b->values, b->n);
 	b->n = 0;
 }
 
 /*
- * Make room for one more value: grow the buffer while the budget allows and
- * it is below batch_rows, else reduce what it holds.  Returns false if the
- * state has no buffer and cannot get one.
+ * Move a state with an empty batch into a free GPU slot, giving back its
+ * palloc'd buffer.  False, changing nothing, if no slot is free.
+ */
+static bool
+move_to_slot(GrState *st)
+{
+	GrBatch    *b = &st->batch;
+	void	   *old = b->values;
+	int32		old_cap = b->cap;
+
+	Assert(b->n == 0 && b->slot < 0);
+	watch_state(st);
+	if (!gr_gpu_take_slot(st))
+		return false;
+	if (old != NULL)
+	{
+		pfree(old);
+		account_buffer(-(int64) old_cap * gr_type_size(st->type));
+	}
+	return true;
+}
+
+/*
+ * Make room for one more value.  A palloc'd buffer doubles up to batch_rows
+ * while the budget allows, until it would be big enough for the GPU: then
+ * the state moves to a GPU slot if one is free.  A full batch is reduced
+ * (or submitted, which leaves the state without a buffer).  Returns false if
+ * the state has no buffer and cannot get one.
  */
 static bool
 make_room(GrState *st)
 {
 	GrBatch    *b = &st->batch;
 	int32		limit = Max(gr_batch_rows, 1);
+	int32		next = b->cap == 0 ? Min(GR_FIRST_BATCH_ROWS, limit)
+		: (int32) Min((int64) b->cap * 2, (int64) limit);
 
-	if (b->cap == 0)
-		return resize_buffer(st, Min(GR_FIRST_BATCH_ROWS, limit));
-	if (b->cap < limit &&
-		resize_buffer(st, (int32) Min((int64) b->cap * 2, (int64) limit)))
-		return true;
+	if (b->slot < 0 && next > b->cap)
+	{
+		if (next >= gr_min_gpu_rows && gr_gpu_wanted(st))
+		{
+			flush_batch(st);
+			if (move_to_slot(st))
+				return true;
+		}
+		if (resize_buffer(st, next))
+			return true;
+	}
 	flush_batch(st);
-	/* batch_rows may have been lowered since the buffer grew */
-	if (b->cap > limit)
-		resize_buffer(st, limit);
-	return true;
+	if (b->slot < 0 && b->cap >= gr_min_gpu_rows && gr_gpu_wanted(st) &&
+		move_to_slot(st))
+		return true;
+	if (b->cap > 0)
+	{
+		/* batch_rows may have been lowered since the buffer grew */
+		if (b->slot < 0 && b->cap > limit)
+			resize_buffer(st, limit);
+		return true;
+	}
+	/* no buffer: the slot went to the GPU, or the budget is spent */
+	if (limit >= gr_min_gpu_rows && gr_gpu_wanted(st) && move_to_slot(st))
+		return true;
+	return resize_buffer(st, Min(GR_FIRST_BATCH_ROWS, limit));
 }
 
 /* Store one value of the state's type at position i of the buffer. */
@@ -200,11 +281,8 @@ void
 gr_state_release_buffer(GrState *st)
 {
 	Assert(st->batch.n == 0);
-	if (st->batch.values != NULL)
-	{
-		pfree(st->batch.values);
-		account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
-		st->batch.values = NULL;
-		st->batch.cap = 0;
-	}
+	if (st->batch.slot >= 0)
+		gr_gpu_release(st);
+	else
+		free_buffer(st);
 }

@@ -1,38 +1,348 @@
 /*
  * gpu_client.c
- *	  The GPU reducer as seen from a backend.
+ *	  The GPU reducer as a backend sees it: taking slots, submitting them to
+ *	  the GPU service, and folding their results.
  *
- * No GPU service exists yet, so no batch is ever submitted: every batch is
- * reduced on the CPU, and gpu_reduce_devices() lists no device.
+ * A backend never calls CUDA.  It fills a shared-memory slot in place, marks
+ * it SUBMITTED and goes on scanning into another slot while the service
+ * reduces the first; it waits only when a state must be final (finalize,
+ * serialize, combine) or has GR_MAX_INFLIGHT batches out.  A result is folded
+ * with gr_partial_combine, the same code that combines any two partial
+ * results, so a GPU batch gives the same bits as a CPU one.  Whatever goes
+ * wrong on the GPU, the values are still in the slot and the CPU reduces
+ * them.
  */
 #include "gpu_reduce.h"
+#include "gpu_shared.h"
+
+#include <signal.h>
 
 #include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(gpu_reduce_devices);
 
-/* Submit the state's full batch to the GPU; false: reduce it on the CPU. */
-bool
-gr_gpu_submit(GrState *st)
+/* how long one wait for a GPU result sleeps before checking interrupts */
+#define GR_WAIT_MS 10
+
+static bool exit_hook_set = false;
+static bool fallback_warned = false;
+
+/* The kernel operation for a state, or -1 if the GPU cannot do it. */
+static int
+cuda_op(GrState *st)
 {
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			return GR_CUDA_SUM;
+		case GR_OP_MIN:
+			return GR_CUDA_MIN;
+		case GR_OP_MAX:
+			return GR_CUDA_MAX;
+		case GR_OP_TOPK:
+			if (st->partial.k == 2)
+				return GR_CUDA_TOP2;
+			return st->partial.k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
+	}
+	return -1;
+}
+
+/* Whether the state's batches may go to the GPU at all. */
+bool
+gr_gpu_wanted(GrState *st)
+{
+	return gr_enabled && gr_shared != NULL &&
+		pg_atomic_read_u32(&gr_shared->ready) != 0 && cuda_op(st) >= 0;
+}
+
+/* Whether the GPU service process is alive. */
+static bool
+service_alive(void)
+{
+	pid_t		pid = gr_shared->service_pid;
+
+	return pid != 0 && kill(pid, 0) == 0;
+}
+
+/* On backend exit, no slot may stay owned by this backend. */
+static void
+release_all_slots(int code, Datum arg)
+{
+	for (int i = 0; i < gr_shared->nslots; i++)
+	{
+		GrSlot	   *slot = gr_slot(i);
+		uint32		st;
+
+		if (slot->owner_procno != MyProc->pgprocno)
+			continue;
+		st = pg_atomic_read_u32(&slot->state);
+		if (st == GR_SLOT_RUNNING &&
+			pg_atomic_compare_exchange_u32(&slot->state, &st, GR_SLOT_ABANDONED))
+			continue;
+		if (st == GR_SLOT_FILLING || st == GR_SLOT_SUBMITTED ||
+			st == GR_SLOT_DONE || st == GR_SLOT_FAILED)
+			pg_atomic_compare_exchange_u32(&slot->state, &st, GR_SLOT_FREE);
+	}
+}
+
+/*
+ * Take a free slot as the state's batch buffer.  False, changing nothing,
+ * when none is free: the caller then stays on the CPU rather than wait.
+ */
+bool
+gr_gpu_take_slot(GrState *st)
+{
+	int			nslots = gr_shared->nslots;
+	uint32		start = pg_atomic_fetch_add_u32(&gr_shared->next_slot, 1);
+
+	for (int j = 0; j < nslots; j++)
+	{
+		int			i = (start + j) % nslots;
+		GrSlot	   *slot = gr_slot(i);
+		uint32		expected = GR_SLOT_FREE;
+
+		if (pg_atomic_read_u32(&slot->state) != GR_SLOT_FREE ||
+			!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_FILLING))
+			continue;
+		if (!exit_hook_set)
+		{
+			before_shmem_exit(release_all_slots, (Datum) 0);
+			exit_hook_set = true;
+		}
+		slot->owner_procno = MyProc->pgprocno;
+		st->batch.slot = i;
+		st->batch.values = gr_slot_values(i);
+		st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
+									gr_shared->slot_bytes / gr_type_size(st->type));
+		st->batch.n = 0;
+		return true;
+	}
 	return false;
 }
 
-/* Wait for the state's batches still on the GPU and fold their results. */
+/* Put a slot back in the pool. */
+static void
+free_slot(int i)
+{
+	pg_atomic_write_u32(&gr_slot(i)->state, GR_SLOT_FREE);
+}
+
+/*
+ * Give up a slot this backend submitted and no longer wants.  The service
+ * frees a RUNNING one when its GPU work ends.
+ */
+static void
+abandon_slot(int i)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	for (;;)
+	{
+		uint32		st = pg_atomic_read_u32(&slot->state);
+		uint32		to = st == GR_SLOT_RUNNING ? GR_SLOT_ABANDONED : GR_SLOT_FREE;
+
+		if (pg_atomic_compare_exchange_u32(&slot->state, &st, to))
+			return;
+	}
+}
+
+/* Wait until a submitted slot is DONE or FAILED; returns which. */
+static uint32
+wait_slot(int i)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	for (;;)
+	{
+		uint32		st = pg_atomic_read_u32(&slot->state);
+
+		if (st == GR_SLOT_DONE || st == GR_SLOT_FAILED)
+		{
+			pg_read_barrier();
+			return st;
+		}
+		if (!service_alive())
+		{
+			/* nobody will finish it: the CPU takes it back */
+			if ((st == GR_SLOT_SUBMITTED || st == GR_SLOT_RUNNING) &&
+				pg_atomic_compare_exchange_u32(&slot->state, &st, GR_SLOT_FAILED))
+				strlcpy(slot->error, "the GPU service is not running",
+						sizeof(slot->error));
+			continue;
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 GR_WAIT_MS, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/* Fold a finished slot into the state and free it. */
+static void
+fold_slot(GrState *st, int i, uint32 outcome)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	if (outcome == GR_SLOT_DONE)
+	{
+		GrCudaResult *r = &slot->result;
+		GrPartial	p;
+
+		memset(&p, 0, sizeof(p));
+		p.count = slot->n;
+		p.isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
+		p.xsum = st->partial.xsum != NULL ? &r->xsum : NULL;
+		p.key = r->key[0];
+		p.k = st->partial.k;
+		p.nkeys = r->nkeys;
+		p.keys = slot->op == GR_CUDA_TOP2 ? r->key : gr_slot_topk(i);
+		gr_partial_combine(&st->partial, st->mcxt, st->op, &p);
+		gr_stats.gpu_batches++;
+		gr_stats.gpu_rows += slot->n;
+		gr_stats.gpu_bytes += slot->n * gr_type_size(st->type);
+		free_slot(i);
+		return;
+	}
+
+	gr_stats.gpu_fallbacks++;
+	if (!gr_fallback)
+	{
+		char		error[sizeof(slot->error)];
+
+		strlcpy(error, slot->error, sizeof(error));
+		free_slot(i);
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("GPU reduction failed: %s", error),
+				 errhint("Set gpu_reduce.fallback to on to reduce such batches on the CPU.")));
+	}
+	if (!fallback_warned)
+	{
+		ereport(WARNING,
+				(errmsg("GPU reduction failed, reducing on the CPU: %s", slot->error),
+				 errdetail("This warning is given once per session; gpu_reduce_stats() counts every fallback.")));
+		fallback_warned = true;
+	}
+	gr_cpu_reduce(st, gr_slot_values(i), (int32) slot->n);
+	free_slot(i);
+}
+
+/* Fold the oldest in-flight slot of the state, waiting for it if need be. */
+static void
+fold_oldest(GrState *st)
+{
+	int			i = st->inflight[0];
+	uint32		outcome = wait_slot(i);
+
+	/* off the list first, so an error while folding cannot fold it twice */
+	st->ninflight--;
+	memmove(st->inflight, st->inflight + 1, sizeof(int32) * st->ninflight);
+	fold_slot(st, i, outcome);
+}
+
+/*
+ * Submit the state's full slot to the service.  The state is left without a
+ * batch buffer; the caller takes another slot or goes on on the CPU.
+ */
+void
+gr_gpu_submit(GrState *st)
+{
+	GrBatch    *b = &st->batch;
+	GrSlot	   *slot = gr_slot(b->slot);
+
+	/* fold whatever has finished, and make room in the in-flight list */
+	while (st->ninflight > 0 &&
+		   (st->ninflight == GR_MAX_INFLIGHT ||
+			pg_atomic_read_u32(&gr_slot(st->inflight[0])->state) >= GR_SLOT_DONE))
+		fold_oldest(st);
+
+	slot->op = cuda_op(st);
+	slot->type = st->type;
+	slot->k = st->partial.k;
+	slot->n = b->n;
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
+	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);
+
+	st->inflight[st->ninflight++] = b->slot;
+	b->slot = -1;
+	b->values = NULL;
+	b->cap = 0;
+	b->n = 0;
+}
+
+/* Wait for the state's slots still on the GPU and fold their results. */
 void
 gr_gpu_wait(GrState *st)
 {
+	while (st->ninflight > 0)
+		fold_oldest(st);
 }
 
-/* gpu_reduce_devices(): the GPUs the service uses; none without a service. */
+/*
+ * Give back every slot the state holds: its batch slot (values already
+ * reduced or no longer wanted) and, on abort, its batches in flight.
+ */
+void
+gr_gpu_release(GrState *st)
+{
+	if (gr_shared == NULL)
+		return;
+	for (int j = 0; j < st->ninflight; j++)
+		abandon_slot(st->inflight[j]);
+	st->ninflight = 0;
+	if (st->batch.slot >= 0)
+	{
+		free_slot(st->batch.slot);
+		st->batch.slot = -1;
+		st->batch.values = NULL;
+		st->batch.cap = 0;
+		st->batch.n = 0;
+	}
+}
+
+/* gpu_reduce_devices(): the GPUs the service reduces on. */
 Datum
 gpu_reduce_devices(PG_FUNCTION_ARGS)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 
 	InitMaterializedSRF(fcinfo, 0);
-	ereport(NOTICE,
-			(errmsg("gpu_reduce has no GPU service in this build; batches are reduced on the CPU")));
 	(void) rsinfo;
+#ifndef GR_WITH_CUDA
+	ereport(NOTICE,
+			(errmsg("gpu_reduce was built without CUDA; every batch is reduced on the CPU"),
+			 errhint("Rebuild with nvcc on the PATH to use a GPU.")));
+#else
+	if (gr_shared == NULL)
+		ereport(NOTICE,
+				(errmsg("the gpu_reduce GPU service is not running; every batch is reduced on the CPU"),
+				 errhint("Add gpu_reduce to shared_preload_libraries and restart the server to use the GPU.")));
+	else if (pg_atomic_read_u32(&gr_shared->ready) == 0)
+		ereport(NOTICE,
+				(errmsg("the gpu_reduce GPU service found no usable GPU; every batch is reduced on the CPU"),
+				 errhint("The server log says why.")));
+	else
+	{
+		for (int d = 0; d < gr_shared->ndevices; d++)
+		{
+			Datum		values[4];
+			bool		nulls[4] = {0};
+
+			values[0] = Int32GetDatum(gr_shared->devices[d].ordinal);
+			values[1] = CStringGetTextDatum(gr_shared->devices[d].name);
+			values[2] = Int32GetDatum(gr_shared->devices[d].sm_count);
+			values[3] = Int64GetDatum(gr_shared->devices[d].memory_mb);
+			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+		}
+	}
+#endif
 	return (Datum) 0;
 }

@@ -3,9 +3,11 @@
  *	  Module entry point and the GUCs.
  */
 #include "gpu_reduce.h"
+#include "gpu_shared.h"
 
 #include <limits.h>
 
+#include "miscadmin.h"
 #include "utils/guc.h"
 
 PG_MODULE_MAGIC;
@@ -14,10 +16,19 @@ bool		gr_enabled = true;
 int			gr_batch_rows = 65536;
 int			gr_min_gpu_rows = 65536;
 int			gr_buffer_memory_kb = 64 * 1024;
+bool		gr_fallback = true;
+int			gr_slot_size_kb = 8 * 1024;
+int			gr_slots = 64;
+int			gr_streams_per_device = 4;
+char	   *gr_devices = NULL;
 
 void		_PG_init(void);
 
-/* Define the GUCs; the GPU service is set up by gr_gpu_init. */
+/*
+ * Define the GUCs.  Loaded by shared_preload_libraries, also reserve the
+ * slot memory and register the GPU service (never touching CUDA here: this
+ * runs in the postmaster).
+ */
 void
 _PG_init(void)
 {
@@ -41,5 +52,35 @@ _PG_init(void)
 							"Past it, aggregates reduce their batches early instead of growing them.",
 							&gr_buffer_memory_kb, 64 * 1024, 8, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.fallback",
+							 "Reduces a batch on the CPU when its GPU reduction fails.",
+							 "When off, a GPU failure is an ERROR.",
+							 &gr_fallback, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.slot_size",
+							"Size of one shared-memory batch slot sent to the GPU.",
+							NULL,
+							&gr_slot_size_kb, 8 * 1024, 64, 1024 * 1024,
+							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.slots",
+							"Number of shared-memory batch slots.",
+							NULL,
+							&gr_slots, 64, 1, 4096,
+							PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.streams_per_device",
+							"Batches the GPU service keeps in flight on each GPU.",
+							NULL,
+							&gr_streams_per_device, 4, 1, 64,
+							PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	DefineCustomStringVariable("gpu_reduce.devices",
+							   "Comma-separated CUDA device numbers the GPU service uses; empty for all.",
+							   NULL,
+							   &gr_devices, "",
+							   PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	MarkGUCPrefixReserved("gpu_reduce");
+
+#ifdef GR_WITH_CUDA
+	if (process_shared_preload_libraries_in_progress)
+		gr_shmem_init();
+#endif
 }

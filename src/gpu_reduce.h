@@ -71,7 +71,11 @@ typedef struct GrBatch
 	void	   *values;
 	int32		n;				/* values held */
 	int32		cap;			/* room for this many */
+	int32		slot;			/* shared-memory slot holding values, or -1 */
 } GrBatch;
+
+/* GPU batches one state may have in flight before it waits for the oldest */
+#define GR_MAX_INFLIGHT 4
 
 /* The transition state of every gpu_reduce aggregate. */
 typedef struct GrState
@@ -81,6 +85,8 @@ typedef struct GrState
 	MemoryContext mcxt;			/* the aggregate context holding this state */
 	GrPartial	partial;
 	GrBatch		batch;
+	int32		inflight[GR_MAX_INFLIGHT];	/* slots submitted, oldest first */
+	int			ninflight;
 	bool		callback_set;	/* release_cb registered on mcxt */
 	MemoryContextCallback release_cb;	/* gives back buffer budget */
 } GrState;
@@ -124,9 +130,12 @@ extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
 
-/* the GPU reducer (gpu_client.c); false means the CPU must take the batch */
-extern bool gr_gpu_submit(GrState *st);
+/* the GPU reducer as a backend sees it (gpu_client.c) */
+extern bool gr_gpu_wanted(GrState *st);
+extern bool gr_gpu_take_slot(GrState *st);
+extern void gr_gpu_submit(GrState *st);
 extern void gr_gpu_wait(GrState *st);
+extern void gr_gpu_release(GrState *st);
 
 /* order keys: integers that sort as PostgreSQL sorts the values */
 static inline int64

@@ -1,0 +1,305 @@
+/*
+ * gpu_service.c
+ *	  The GPU service: the one process that calls CUDA.
+ *
+ * It opens the GPUs once, allocates their scratch once, pins the slot area of
+ * shared memory, and then loops: it starts every SUBMITTED slot on an idle
+ * stream (copy in, reduce, copy the result out, all asynchronous), and marks
+ * slots DONE or FAILED as their streams finish, waking the owning backend.
+ * Backends never wait for a context to start, and parallel workers share the
+ * same service.
+ */
+#include "gpu_reduce.h"
+#include "gpu_shared.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "postmaster/interrupt.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "utils/guc.h"
+#include "utils/varlena.h"
+
+/* One stream of one GPU and the slot it is reducing, if any. */
+typedef struct Stream
+{
+	GrCudaContext *ctx;
+	int			device;
+	int			slot;			/* -1 when idle */
+} Stream;
+
+static Stream *streams;
+static int	nstreams;
+
+/* Wake the backend that owns a slot. */
+static void
+wake_owner(GrSlot *slot)
+{
+	if (slot->owner_procno >= 0 && slot->owner_procno < ProcGlobal->allProcCount)
+		SetLatch(&ProcGlobal->allProcs[slot->owner_procno].procLatch);
+}
+
+/* A slot's reduction is over: publish the outcome, or free an abandoned one. */
+static void
+finish_slot(int i, bool ok, const char *error)
+{
+	GrSlot	   *slot = gr_slot(i);
+	uint32		expected = GR_SLOT_RUNNING;
+
+	if (!ok)
+		strlcpy(slot->error, error, sizeof(slot->error));
+	pg_write_barrier();
+	if (pg_atomic_compare_exchange_u32(&slot->state, &expected,
+									   ok ? GR_SLOT_DONE : GR_SLOT_FAILED))
+		wake_owner(slot);
+	else if (expected == GR_SLOT_ABANDONED)
+		pg_atomic_write_u32(&slot->state, GR_SLOT_FREE);
+}
+
+/* Whether 'device' is named in gpu_reduce.devices (empty: every device). */
+static bool
+device_wanted(int device)
+{
+	char	   *copy;
+	List	   *names;
+	ListCell   *lc;
+	bool		wanted = false;
+
+	if (gr_devices == NULL || gr_devices[0] == '\0')
+		return true;
+	copy = pstrdup(gr_devices);
+	if (!SplitIdentifierString(copy, ',', &names))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid list syntax in gpu_reduce.devices")));
+	foreach(lc, names)
+		if (atoi((char *) lfirst(lc)) == device)
+			wanted = true;
+	return wanted;
+}
+
+/*
+ * Open every wanted GPU, with gpu_reduce.streams_per_device streams each.
+ * Returns the number of devices opened; logs why when it is zero.
+ */
+static int
+open_devices(void)
+{
+	int			count = 0;
+	int			opened = 0;
+	int64		stage_values = gr_shared->slot_bytes / sizeof(int64);
+
+	if (gr_cuda_device_count(&count) != GR_CUDA_OK || count == 0)
+	{
+		ereport(LOG,
+				(errmsg("gpu_reduce service found no usable GPU; aggregates reduce on the CPU"),
+				 errdetail("%s", count == 0 ? "No CUDA device or driver." : gr_cuda_last_error())));
+		return 0;
+	}
+	streams = palloc0(sizeof(Stream) * count * gr_streams_per_device);
+	for (int d = 0; d < count && gr_shared->ndevices < GR_MAX_DEVICES; d++)
+	{
+		GrCudaDeviceInfo info;
+		GrDeviceEntry *entry;
+		int			made = 0;
+
+		if (!device_wanted(d) || gr_cuda_device_info(d, &info) != GR_CUDA_OK)
+			continue;
+		for (int s = 0; s < gr_streams_per_device; s++)
+		{
+			GrCudaContext *ctx;
+
+			if (gr_cuda_context_create(d, stage_values, stage_values, &ctx) != GR_CUDA_OK)
+			{
+				ereport(LOG,
+						(errmsg("gpu_reduce service could not set up GPU %d: %s",
+								d, gr_cuda_last_error())));
+				break;
+			}
+			streams[nstreams].ctx = ctx;
+			streams[nstreams].device = d;
+			streams[nstreams].slot = -1;
+			nstreams++;
+			made++;
+		}
+		if (made == 0)
+			continue;
+		entry = &gr_shared->devices[gr_shared->ndevices++];
+		entry->ordinal = d;
+		strlcpy(entry->name, info.name, sizeof(entry->name));
+		entry->sm_count = info.sm_count;
+		entry->memory_mb = info.total_memory / (1024 * 1024);
+		opened++;
+		ereport(LOG,
+				(errmsg("gpu_reduce service uses GPU %d (%s, %d SMs) with %d streams",
+						d, info.name, info.sm_count, made)));
+	}
+	return opened;
+}
+
+/* Slots a previous service left RUNNING will never finish: fail them. */
+static void
+recover_slots(void)
+{
+	for (int i = 0; i < gr_shared->nslots; i++)
+	{
+		GrSlot	   *slot = gr_slot(i);
+		uint32		st = pg_atomic_read_u32(&slot->state);
+
+		if (st == GR_SLOT_RUNNING)
+			finish_slot(i, false, "the GPU service restarted");
+		else if (st == GR_SLOT_ABANDONED)
+			pg_atomic_write_u32(&slot->state, GR_SLOT_FREE);
+	}
+}
+
+/* Start one submitted slot on an idle stream. */
+static void
+start_slot(Stream *stream, int i)
+{
+	GrSlot	   *slot = gr_slot(i);
+	int			rc;
+
+	pg_read_barrier();
+	slot->device = stream->device;
+	rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
+							 gr_slot_values(i), slot->n, &slot->result,
+							 gr_slot_topk(i));
+	if (rc != GR_CUDA_OK)
+	{
+		finish_slot(i, false, gr_cuda_last_error());
+		return;
+	}
+	stream->slot = i;
+}
+
+/* Check the busy streams; returns how many are still busy. */
+static int
+poll_streams(void)
+{
+	int			busy = 0;
+
+	for (int s = 0; s < nstreams; s++)
+	{
+		int			done = 0;
+		int			rc;
+
+		if (streams[s].slot < 0)
+			continue;
+		rc = gr_cuda_poll(streams[s].ctx, &done);
+		if (rc != GR_CUDA_OK)
+		{
+			finish_slot(streams[s].slot, false, gr_cuda_last_error());
+			streams[s].slot = -1;
+			/* a faulted device is unusable: let the postmaster restart us */
+			ereport(LOG,
+					(errmsg("gpu_reduce service: GPU %d failed, restarting: %s",
+							streams[s].device, gr_cuda_last_error())));
+			proc_exit(1);
+		}
+		if (done)
+		{
+			finish_slot(streams[s].slot, true, NULL);
+			streams[s].slot = -1;
+		}
+		else
+			busy++;
+	}
+	return busy;
+}
+
+/* Hand submitted slots to idle streams, round robin over all of them. */
+static void
+dispatch_slots(void)
+{
+	static int	next_stream = 0;
+
+	for (int i = 0; i < gr_shared->nslots; i++)
+	{
+		GrSlot	   *slot = gr_slot(i);
+		uint32		expected = GR_SLOT_SUBMITTED;
+		int			s;
+		int			tries;
+
+		if (pg_atomic_read_u32(&slot->state) != GR_SLOT_SUBMITTED)
+			continue;
+		for (tries = 0, s = next_stream; tries < nstreams;
+			 tries++, s = (s + 1) % nstreams)
+			if (streams[s].slot < 0)
+				break;
+		if (tries == nstreams)
+			return;				/* every stream busy */
+		if (!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_RUNNING))
+			continue;			/* taken back by its owner */
+		start_slot(&streams[s], i);
+		next_stream = (s + 1) % nstreams;
+	}
+}
+
+/* Before exit: no backend may wait on a slot this process will not finish. */
+static void
+service_exit(int code, Datum arg)
+{
+	pg_atomic_write_u32(&gr_shared->ready, 0);
+	gr_shared->service_pid = 0;
+	for (int s = 0; s < nstreams; s++)
+		if (streams[s].slot >= 0)
+			finish_slot(streams[s].slot, false, "the GPU service stopped");
+}
+
+/* Background worker entry point. */
+void
+gr_service_main(Datum arg)
+{
+	pqsignal(SIGHUP, SignalHandlerForConfigReload);
+	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
+	BackgroundWorkerUnblockSignals();
+
+	gr_shared->service_procno = MyProc->pgprocno;
+	gr_shared->service_pid = MyProcPid;
+	gr_shared->ndevices = 0;
+	before_shmem_exit(service_exit, (Datum) 0);
+	recover_slots();
+
+	if (open_devices() > 0)
+	{
+		if (gr_cuda_host_register((char *) gr_shared + gr_shared->area_offset,
+								  gr_shared->area_bytes) != GR_CUDA_OK)
+			ereport(LOG,
+					(errmsg("gpu_reduce service could not pin the slot memory: %s",
+							gr_cuda_last_error())));
+		else
+			pg_atomic_write_u32(&gr_shared->ready, 1);
+	}
+
+	while (!ShutdownRequestPending)
+	{
+		int			busy;
+
+		if (ConfigReloadPending)
+		{
+			ConfigReloadPending = false;
+			ProcessConfigFile(PGC_SIGHUP);
+		}
+		if (pg_atomic_read_u32(&gr_shared->ready) == 0)
+		{
+			/* no GPU: stay, so that the postmaster does not restart us */
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 60000L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			continue;
+		}
+		ResetLatch(MyLatch);
+		(void) poll_streams();
+		dispatch_slots();
+		busy = poll_streams();
+		if (busy > 0)
+			pg_usleep(20);		/* results land within microseconds */
+		else
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 1000L, PG_WAIT_EXTENSION);
+	}
+	proc_exit(0);
+}
