@@ -1,0 +1,188 @@
+# test/harness.sh -- shared by test/run_tests.sh and test/demo.sh (source it).
+#
+# Makes sure PostgreSQL 15, its PGXS files, make and gcc are present, builds
+# and installs the extension, and runs a throwaway PostgreSQL cluster as an
+# unprivileged OS user (PostgreSQL refuses to run as root).  Everything the
+# cluster writes lives in one mktemp directory, removed on exit.
+#
+# Environment:
+#   PG_CONFIG              pg_config of the PostgreSQL 15 to use
+#                          (default /usr/lib/postgresql/15/bin/pg_config)
+#   GPU_REDUCE_MAKEFLAGS   extra make arguments, e.g. 'WITH_CUDA=no'
+#   GPU_REDUCE_OS_USER     unprivileged user that runs the server (default gpu_reduce)
+#   GPU_REDUCE_KEEP_TMP    set to 1 to keep the temporary directory
+#
+# Functions:
+#   gr_ensure_packages     install what is missing (root), re-exec via sudo, or explain and exit 1
+#   gr_build               make (clean first when the make flags changed) and make install
+#   gr_start [-c k=v ...]  initdb once, start the server with extra settings
+#   gr_stop                stop the server
+#   gr_restart [-c k=v ..] stop, then start with new settings
+#   gr_psql ARGS...        psql as the server's user against the private socket
+#   gr_as_user CMD...      run a command as the server's user
+
+GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+GR_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+GR_SCRIPT_ARGS=("$@")
+PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+GR_OS_USER=${GPU_REDUCE_OS_USER:-gpu_reduce}
+GR_DB=${GR_DB:-gpu_reduce_regress}
+GR_TMP=
+GR_PORT=
+GR_SOCK=
+GR_DATA=
+GR_RUNNING=0
+
+if [ -d /usr/local/cuda/bin ]; then PATH=/usr/local/cuda/bin:$PATH; fi
+export PATH PG_CONFIG
+
+gr_log() { printf '[gpu_reduce] %s\n' "$*" >&2; }
+gr_die() { printf '[gpu_reduce] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Which Debian packages are needed but missing (printed one a line).
+gr_missing_packages() {
+	local bindir pgxs
+	if [ -x "$PG_CONFIG" ]; then
+		bindir=$("$PG_CONFIG" --bindir)
+		pgxs=$("$PG_CONFIG" --pgxs)
+		[ -x "$bindir/postgres" ] && [ -x "$bindir/initdb" ] || echo postgresql-15
+		[ -f "$pgxs" ] && [ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ] || echo postgresql-server-dev-15
+	else
+		echo postgresql-15
+		echo postgresql-server-dev-15
+	fi
+	command -v make >/dev/null 2>&1 || echo make
+	command -v gcc >/dev/null 2>&1 || echo gcc
+}
+
+# Install missing packages as root, re-run the calling script under sudo, or explain and stop.
+gr_ensure_packages() {
+	local missing
+	missing=$(gr_missing_packages | sort -u | tr '\n' ' ')
+	missing=${missing% }
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" -eq 0 ]; then
+		command -v apt-get >/dev/null 2>&1 ||
+			gr_die "missing packages: $missing (and no apt-get to install them; set PG_CONFIG to a PostgreSQL 15 pg_config)"
+		gr_log "installing: $missing"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update </dev/null
+		# shellcheck disable=SC2086
+		apt-get install -y $missing </dev/null
+		missing=$(gr_missing_packages | sort -u | tr '\n' ' ')
+		[ -z "${missing% }" ] || gr_die "still missing after apt-get install: $missing"
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		gr_log "missing packages ($missing); re-running as root via sudo"
+		exec sudo -n -E bash "$GR_SCRIPT" "${GR_SCRIPT_ARGS[@]}"
+	else
+		echo "gpu_reduce tests need these packages, which are missing: $missing" >&2
+		echo "install them as root:  apt-get install -y $missing" >&2
+		echo "(or set PG_CONFIG to the pg_config of a PostgreSQL 15 installation)" >&2
+		exit 1
+	fi
+}
+
+# Build and install the extension; a change of GPU_REDUCE_MAKEFLAGS forces a clean build.
+gr_build() {
+	local flags=${GPU_REDUCE_MAKEFLAGS:-} stamp="$GR_ROOT/test/.buildflags"
+	local -a mk=(make -C "$GR_ROOT" "PG_CONFIG=$PG_CONFIG")
+	# shellcheck disable=SC2206
+	if [ -n "$flags" ]; then mk+=($flags); fi
+	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$flags" ]; then
+		gr_log "make clean (make flags now: '${flags}')"
+		"${mk[@]}" clean >/dev/null
+	fi
+	gr_log "building: ${mk[*]}"
+	"${mk[@]}" -j"$(nproc 2>/dev/null || echo 2)" || gr_die "build failed"
+	printf '%s' "$flags" >"$stamp"
+	if [ -w "$("$PG_CONFIG" --pkglibdir)" ] && [ -w "$("$PG_CONFIG" --sharedir)/extension" ]; then
+		"${mk[@]}" install >/dev/null || gr_die "make install failed"
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		sudo -n "${mk[@]}" install >/dev/null || gr_die "make install failed"
+	else
+		gr_die "cannot write $("$PG_CONFIG" --pkglibdir); run as root"
+	fi
+	gr_log "installed into $("$PG_CONFIG" --pkglibdir)"
+}
+
+# Run a command as the unprivileged server user (or as ourselves when not root).
+gr_as_user() {
+	if [ "$(id -u)" -eq 0 ]; then
+		runuser -u "$GR_OS_USER" -- env "PATH=$PATH" "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" \
+			"PGOPTIONS=${PGOPTIONS:-}" "HOME=$GR_TMP" "$@"
+	else
+		"$@"
+	fi
+}
+
+# Stop the server and delete the temporary directory.
+gr_cleanup() {
+	local rc=$?
+	if [ "$GR_RUNNING" = 1 ]; then
+		gr_as_user "$GR_BINDIR/pg_ctl" -D "$GR_DATA" -m immediate -w stop >/dev/null 2>&1 || true
+		GR_RUNNING=0
+	fi
+	if [ -n "$GR_TMP" ] && [ -d "$GR_TMP" ]; then
+		if [ "${GPU_REDUCE_KEEP_TMP:-0}" = 1 ]; then
+			gr_log "kept $GR_TMP"
+		else
+			rm -rf "$GR_TMP"
+		fi
+	fi
+	return $rc
+}
+
+# Create the user and the temporary directory, initdb a cluster there.
+gr_init_cluster() {
+	GR_BINDIR=$("$PG_CONFIG" --bindir)
+	if [ "$(id -u)" -eq 0 ]; then
+		if ! id "$GR_OS_USER" >/dev/null 2>&1; then
+			useradd --system --no-create-home --shell /usr/sbin/nologin "$GR_OS_USER" 2>/dev/null ||
+				useradd -M -s /bin/false "$GR_OS_USER" ||
+				gr_die "cannot create user $GR_OS_USER"
+		fi
+	fi
+	GR_TMP=$(mktemp -d "${TMPDIR:-/tmp}/gpu_reduce_test.XXXXXX")
+	trap gr_cleanup EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	chmod 755 "$GR_TMP"
+	GR_SOCK=$GR_TMP/sock
+	GR_DATA=$GR_TMP/data
+	mkdir -p "$GR_SOCK" "$GR_TMP/suite" "$GR_TMP/out"
+	if [ "$(id -u)" -eq 0 ]; then chown -R "$GR_OS_USER" "$GR_TMP"; fi
+	# a port number only names the socket file in our private directory
+	GR_PORT=${GPU_REDUCE_PORT:-$((54000 + RANDOM % 1000))}
+	gr_as_user "$GR_BINDIR/initdb" -D "$GR_DATA" --no-sync --auth=trust -E UTF8 --no-locale \
+		-U "$GR_OS_USER" >"$GR_TMP/initdb.log" 2>&1 || { cat "$GR_TMP/initdb.log" >&2; gr_die "initdb failed"; }
+}
+
+# Start the server; arguments are extra postgres options such as -c shared_preload_libraries=gpu_reduce.
+gr_start() {
+	[ -n "$GR_TMP" ] || gr_init_cluster
+	local opts="-c listen_addresses='' -k $GR_SOCK -p $GR_PORT -c fsync=off -c max_worker_processes=16 -c max_parallel_workers=8"
+	local a
+	for a in "$@"; do opts+=" $a"; done
+	gr_as_user "$GR_BINDIR/pg_ctl" -D "$GR_DATA" -l "$GR_TMP/server.log" -o "$opts" -w -t 120 start >/dev/null ||
+		{ tail -n 30 "$GR_TMP/server.log" >&2; gr_die "server did not start"; }
+	GR_RUNNING=1
+	gr_log "server running: socket $GR_SOCK port $GR_PORT ${*}"
+}
+
+# Stop the server (fast shutdown).
+gr_stop() {
+	[ "$GR_RUNNING" = 1 ] || return 0
+	gr_as_user "$GR_BINDIR/pg_ctl" -D "$GR_DATA" -m fast -w stop >/dev/null
+	GR_RUNNING=0
+}
+
+# Restart with a new set of extra options.
+gr_restart() {
+	gr_stop
+	gr_start "$@"
+}
+
+# psql as the server user, against the private socket.
+gr_psql() {
+	gr_as_user "$GR_BINDIR/psql" -X -v ON_ERROR_STOP=1 -h "$GR_SOCK" -p "$GR_PORT" "$@"
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# test/run_tests.sh -- build, install and run the regression suite in several passes.
+#
+# Every pass runs all sql/*.sql against the same expected/*.out: the answers
+# must not depend on how rows are batched or whether the library is preloaded.
+#
+#   default    no extra settings
+#   batch1     PGOPTIONS='-c gpu_reduce.batch_rows=1'
+#   batch7     PGOPTIONS='-c gpu_reduce.batch_rows=7'
+#   batch100k  PGOPTIONS='-c gpu_reduce.batch_rows=100000'
+#   preload    server restarted with shared_preload_libraries=gpu_reduce
+#
+# Environment: GPU_REDUCE_PASSES (space or comma separated pass names, default
+# all), GPU_REDUCE_TESTS (test names, default every sql/*.sql), plus those of
+# test/harness.sh (PG_CONFIG, GPU_REDUCE_MAKEFLAGS, ...).
+# Ends with the line 'N passed, N failed' (test files x passes).
+set -euo pipefail
+
+# shellcheck source=test/harness.sh
+source "$(dirname "$0")/harness.sh"
+
+ALL_PASSES="default batch1 batch7 batch100k preload"
+PASSES=${GPU_REDUCE_PASSES:-all}
+[ "$PASSES" = all ] && PASSES=$ALL_PASSES
+PASSES=${PASSES//,/ }
+for p in $PASSES; do
+	case " $ALL_PASSES " in
+	*" $p "*) ;;
+	*) gr_die "unknown pass '$p' (known: $ALL_PASSES)" ;;
+	esac
+done
+
+if [ -n "${GPU_REDUCE_TESTS:-}" ]; then
+	TESTS=${GPU_REDUCE_TESTS//,/ }
+else
+	TESTS=$(cd "$GR_ROOT/sql" && ls ./*.sql | sed 's|^\./||; s|\.sql$||' | LC_ALL=C sort | tr '\n' ' ')
+fi
+[ -n "${TESTS// /}" ] || gr_die "no tests found in $GR_ROOT/sql"
+NTESTS=$(echo $TESTS | wc -w)
+
+gr_ensure_packages
+gr_build
+gr_init_cluster
+
+# pg_regress runs as the unprivileged user, who may not be able to read the
+# repository (e.g. under /root): give it a copy of the suite
+cp -r "$GR_ROOT/sql" "$GR_ROOT/expected" "$GR_TMP/suite/"
+if [ "$(id -u)" -eq 0 ]; then chown -R "$GR_OS_USER" "$GR_TMP/suite" "$GR_TMP/out"; fi
+PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
+[ -x "$PG_REGRESS" ] || gr_die "pg_regress not found at $PG_REGRESS"
+
+TOTAL_PASSED=0
+TOTAL_FAILED=0
+FAILED_PASSES=""
+CURRENT_SERVER=none
+
+# Run the whole suite once; $1 = pass name.
+run_pass() {
+	local pass=$1 opts="" server="plain" out="$GR_TMP/out/$1" start end npass nfail rc=0
+	case $pass in
+	batch1) opts="-c gpu_reduce.batch_rows=1" ;;
+	batch7) opts="-c gpu_reduce.batch_rows=7" ;;
+	batch100k) opts="-c gpu_reduce.batch_rows=100000" ;;
+	preload) server="preload" ;;
+	esac
+	if [ "$server" != "$CURRENT_SERVER" ]; then
+		if [ "$server" = preload ]; then
+			gr_restart -c shared_preload_libraries=gpu_reduce
+		else
+			gr_restart
+		fi
+		CURRENT_SERVER=$server
+	fi
+	mkdir -p "$out"
+	if [ "$(id -u)" -eq 0 ]; then chown "$GR_OS_USER" "$out"; fi
+	echo "=== pass $pass: PGOPTIONS='$opts' server=$server"
+	start=$(date +%s)
+	# shellcheck disable=SC2086
+	PGOPTIONS=$opts gr_as_user "$PG_REGRESS" \
+		--bindir="$GR_BINDIR" \
+		--inputdir="$GR_TMP/suite" \
+		--outputdir="$out" \
+		--load-extension=gpu_reduce \
+		--host="$GR_SOCK" --port="$GR_PORT" \
+		--dbname="$GR_DB" \
+		$TESTS >"$out/pg_regress.log" 2>&1 || rc=$?
+	end=$(date +%s)
+	cat "$out/pg_regress.log"
+	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok' "$out/pg_regress.log" || true)
+	nfail=$((NTESTS - npass))
+	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		[ "$nfail" -gt 0 ] || nfail=1
+		FAILED_PASSES+=" $pass"
+		if [ -f "$out/regression.diffs" ]; then
+			echo "--- regression.diffs of pass $pass:"
+			cat "$out/regression.diffs"
+		fi
+	fi
+	echo "=== pass $pass: $npass passed, $nfail failed in $((end - start)) s"
+	TOTAL_PASSED=$((TOTAL_PASSED + npass))
+	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
+}
+
+for p in $PASSES; do
+	run_pass "$p"
+done
+gr_stop
+
+[ -z "$FAILED_PASSES" ] || echo "failed passes:$FAILED_PASSES"
+echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
+[ "$TOTAL_FAILED" -eq 0 ]
