@@ -45,8 +45,13 @@ cuda/libgr_cuda.a: FORCE
 FORCE:
 endif
 
-# objects depend on the shared headers
-$(OBJS): $(wildcard src/*.h) cuda/gr_cuda.h
+# objects depend on the shared headers, and on the build's CUDA choice: the
+# stamp is rewritten when WITH_CUDA changes, which recompiles them
+BUILD_STAMP := src/build-config.stamp
+$(shell echo 'WITH_CUDA=$(WITH_CUDA)' | cmp -s - $(BUILD_STAMP) || \
+	echo 'WITH_CUDA=$(WITH_CUDA)' > $(BUILD_STAMP))
+$(OBJS): $(wildcard src/*.h) cuda/gr_cuda.h $(BUILD_STAMP)
+EXTRA_CLEAN = $(BUILD_STAMP)
 
 clean: clean-cuda
 clean-cuda:

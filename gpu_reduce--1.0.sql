@@ -403,6 +403,12 @@ CREATE FUNCTION gpu_reduce_devices(
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpu_reduce_devices() IS 'GPUs the gpu_reduce service reduces on';
 
+CREATE FUNCTION gpu_reduce_slots(OUT state text, OUT slots integer)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpu_reduce_slots() IS
+    'batch slots of the GPU service by state, server-wide (no rows without the service)';
+
 CREATE FUNCTION gpu_reduce_state_info(bytea) RETURNS text
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gpu_reduce_state_info(bytea) IS

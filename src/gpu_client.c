@@ -26,6 +26,7 @@
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(gpu_reduce_devices);
+PG_FUNCTION_INFO_V1(gpu_reduce_slots);
 
 /* how long one wait for a GPU result sleeps before checking interrupts */
 #define GR_WAIT_MS 10
@@ -344,5 +345,36 @@ gpu_reduce_devices(PG_FUNCTION_ARGS)
 		}
 	}
 #endif
+	return (Datum) 0;
+}
+
+/* gpu_reduce_slots(): how many batch slots are in each state, server-wide. */
+Datum
+gpu_reduce_slots(PG_FUNCTION_ARGS)
+{
+	static const char *const names[] = {"free", "filling", "submitted",
+	"running", "done", "failed", "abandoned"};
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	int			counts[lengthof(names)] = {0};
+
+	InitMaterializedSRF(fcinfo, 0);
+	if (gr_shared == NULL)
+		return (Datum) 0;
+	for (int i = 0; i < gr_shared->nslots; i++)
+	{
+		uint32		st = pg_atomic_read_u32(&gr_slot(i)->state);
+
+		if (st < lengthof(names))
+			counts[st]++;
+	}
+	for (int s = 0; s < lengthof(names); s++)
+	{
+		Datum		values[2];
+		bool		nulls[2] = {0};
+
+		values[0] = CStringGetTextDatum(names[s]);
+		values[1] = Int32GetDatum(counts[s]);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
 	return (Datum) 0;
 }

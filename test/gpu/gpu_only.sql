@@ -1,0 +1,134 @@
+-- GPU-only checks (test/gpu_host.sh runs this with shared_preload_libraries =
+-- gpu_reduce and gpu_reduce.min_gpu_rows = 1 on a host with a GPU).  Every
+-- check raises an exception on failure; the last line is printed only if all
+-- of them passed.
+\set ON_ERROR_STOP 1
+CREATE EXTENSION IF NOT EXISTS gpu_reduce;
+-- parallel workers count their batches in their own backends
+SET max_parallel_workers_per_gather = 0;
+
+-- the service found a GPU
+DO $$
+BEGIN
+	IF (SELECT count(*) FROM gpu_reduce_devices()) = 0 THEN
+		RAISE EXCEPTION 'gpu_only: no GPU listed by gpu_reduce_devices()';
+	END IF;
+END $$;
+
+DROP TABLE IF EXISTS gpu_t;
+CREATE TABLE gpu_t AS
+	SELECT (i * 7919 % 1000003 - 500000)::int8 AS x,
+		   (i * 7919 % 1000003 - 500000)::float8 * 0.375 AS f,
+		   (i % 30000)::int2 AS s,
+		   (i * 31 % 100003)::int4 AS n,
+		   (i % 977 - 488)::float4 * 0.25::float4 AS r
+	FROM generate_series(1, 2000000) i;
+
+-- every aggregate and type, each batch on the GPU, answers equal to native
+SELECT gpu_reduce_stats_reset();
+DO $$
+DECLARE
+	ok boolean;
+	st record;
+BEGIN
+	SELECT gpu_sum(x) = sum(x) AND gpu_sum(f) = sum(f) AND gpu_sum(s) = sum(s)
+		AND gpu_sum(n) = sum(n) AND gpu_sum(r) = sum(r::float8)::real
+	INTO ok FROM gpu_t;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: sums differ from native';
+	END IF;
+	SELECT gpu_min(x) = min(x) AND gpu_max(x) = max(x) AND gpu_min(f) = min(f)
+		AND gpu_max(f) = max(f) AND gpu_min(s) = min(s) AND gpu_max(r) = max(r)
+	INTO ok FROM gpu_t;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: min/max differ from native';
+	END IF;
+	SELECT gpu_avg(x)::text = avg(x)::text AND gpu_avg(n)::text = avg(n)::text
+		AND gpu_avg(f) = sum(f) / count(f)
+	INTO ok FROM gpu_t;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: avg differs from native';
+	END IF;
+	SELECT gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM gpu_t ORDER BY x DESC LIMIT 2) a)
+		AND gpu_topk(f, 1000) = (SELECT array_agg(f ORDER BY f DESC) FROM (SELECT f FROM gpu_t ORDER BY f DESC LIMIT 1000) a)
+		AND gpu_topk(s, 5) = (SELECT array_agg(s ORDER BY s DESC) FROM (SELECT s FROM gpu_t ORDER BY s DESC LIMIT 5) a)
+		AND gpu_top2(r) = (SELECT array_agg(r ORDER BY r DESC) FROM (SELECT r FROM gpu_t ORDER BY r DESC LIMIT 2) a)
+	INTO ok FROM gpu_t;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: top-k differs from ORDER BY ... LIMIT';
+	END IF;
+	SELECT * INTO st FROM gpu_reduce_stats();
+	RAISE NOTICE 'gpu_only: stats %', st;
+	IF st.gpu_batches = 0 OR st.gpu_rows < 18 * 2000000 OR st.cpu_batches <> 0
+		OR st.gpu_fallbacks <> 0 THEN
+		RAISE EXCEPTION 'gpu_only: batches did not all go to the GPU: %', st;
+	END IF;
+END $$;
+
+-- an exact float sum whose GPU batches must give the CPU's bits
+SELECT gpu_reduce_stats_reset();
+SET gpu_reduce.enabled = off;
+CREATE TEMP TABLE cpu_answer AS
+	SELECT gpu_sum(v) AS s8, gpu_sum(v::float4) AS s4
+	FROM (SELECT (i % 2000 - 1000) * 10 ^ (i % 37 - 18) AS v FROM generate_series(1, 1000000) i) q;
+RESET gpu_reduce.enabled;
+DO $$
+DECLARE
+	ok boolean;
+BEGIN
+	SELECT g.s8 = c.s8 AND float8send(g.s8) = float8send(c.s8) AND float4send(g.s4) = float4send(c.s4)
+	INTO ok
+	FROM (SELECT gpu_sum(v) AS s8, gpu_sum(v::float4) AS s4
+		  FROM (SELECT (i % 2000 - 1000) * 10 ^ (i % 37 - 18) AS v FROM generate_series(1, 1000000) i) q) g,
+		 cpu_answer c;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: exact float sum on the GPU differs from the CPU';
+	END IF;
+	IF (SELECT gpu_batches FROM gpu_reduce_stats()) = 0 THEN
+		RAISE EXCEPTION 'gpu_only: the float sums did not run on the GPU';
+	END IF;
+END $$;
+
+-- cancel: statement_timeout interrupts a GPU query, and its slots come back
+SET statement_timeout = '200ms';
+\timing on
+DO $$
+BEGIN
+	PERFORM gpu_sum(x), gpu_sum(f) FROM gpu_t, generate_series(1, 50);
+	RAISE EXCEPTION 'gpu_only: statement_timeout did not fire';
+EXCEPTION WHEN query_canceled THEN
+	RAISE NOTICE 'gpu_only: canceled by statement_timeout as expected';
+END $$;
+\timing off
+RESET statement_timeout;
+SELECT pg_sleep(0.2);
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM gpu_reduce_slots() WHERE state <> 'free' AND slots > 0) THEN
+		RAISE EXCEPTION 'gpu_only: slots not returned after cancel: %',
+			(SELECT string_agg(state || '=' || slots, ', ') FROM gpu_reduce_slots() WHERE slots > 0);
+	END IF;
+END $$;
+
+-- 1000 queries leave every slot free
+CREATE TEMP TABLE small AS SELECT i::int8 AS x FROM generate_series(1, 200000) i;
+DO $$
+DECLARE
+	total numeric;
+BEGIN
+	FOR q IN 1..1000 LOOP
+		SELECT gpu_sum(x) INTO total FROM small;
+		IF total <> 20000100000 THEN
+			RAISE EXCEPTION 'gpu_only: wrong sum % in query %', total, q;
+		END IF;
+	END LOOP;
+END $$;
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM gpu_reduce_slots() WHERE state <> 'free' AND slots > 0) THEN
+		RAISE EXCEPTION 'gpu_only: slots leaked over 1000 queries';
+	END IF;
+END $$;
+SELECT * FROM gpu_reduce_slots() WHERE slots > 0;
+
+\echo gpu_only: all checks passed

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# The GPU-host proof of gpu_reduce's GPU back end.  For a machine with an
+# NVIDIA GPU and no PostgreSQL: it starts the relocatable PostgreSQL 15 of
+# shared/gpuhost (copied into the checkout as .gpuhost/), installs the
+# extension (a carried gpu_reduce.so if present, else it builds one) and, with
+# shared_preload_libraries = gpu_reduce and gpu_reduce.min_gpu_rows = 1:
+#   1. runs the whole pg_regress suite unchanged (every batch on the GPU);
+#   2. runs test/gpu/gpu_only.sql, which checks with gpu_reduce_stats() that
+#      the GPU reduced the batches, that cancel and statement_timeout
+#      interrupt a GPU query, and that no slot leaks over 1000 queries;
+#   3. runs 32 sessions at once, each checking its answers;
+#   4. times gpu_sum(x) beside sum(x) over ROWS (default 50 M) rows, serial
+#      and with 8 parallel workers, each query in a fresh session.
+# usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+rows=${1:-50000000}
+out=${OUT:-/tmp/gpu_host}
+dir=/tmp/pg
+mkdir -p "$out"
+fail=0
+
+bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
+source "$dir/pgroot/activate.sh"
+if [ -f "$root/gpu_reduce.so" ]; then
+	install -m 755 "$root/gpu_reduce.so" "$(pg_config --pkglibdir)/"
+	install -m 644 "$root/gpu_reduce.control" "$root/gpu_reduce--1.0.sql" \
+		"$(pg_config --sharedir)/extension/"
+else
+	make -C "$root" PG_CONFIG="$PG_CONFIG" >"$out/build.log" 2>&1 &&
+		make -C "$root" PG_CONFIG="$PG_CONFIG" install >>"$out/build.log" 2>&1 ||
+		{ tail -30 "$out/build.log"; exit 1; }
+fi
+opts="-k $dir/sock -c listen_addresses='' -c shared_preload_libraries=gpu_reduce"
+opts="$opts -c gpu_reduce.min_gpu_rows=1 -c gpu_reduce.slots=128 -c shared_buffers=8GB -c max_connections=100"
+opts="$opts -c max_worker_processes=32 -c max_parallel_workers=16"
+su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null ||
+	{ tail -30 "$dir/log/server.log"; exit 1; }
+nvidia-smi --query-gpu=name,memory.used --format=csv | tee "$out/nvidia-smi.txt"
+psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
+
+echo "== devices"
+psql_ -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
+
+echo "== 1. pg_regress suite, every batch on the GPU"
+rm -rf "$out/regress"
+tests=$(cd "$root/sql" && ls *.sql | sed 's/\.sql$//' | sort)
+"$(dirname "$(pg_config --pgxs)")/../test/regress/pg_regress" \
+	--bindir="$(pg_config --bindir)" --inputdir="$root" --outputdir="$out/regress" \
+	--host="$dir/sock" --user=postgres --load-extension=gpu_reduce $tests ||
+	{ fail=1; cat "$out/regress/regression.diffs" 2>/dev/null | head -100; }
+
+echo "== 2. GPU-only checks"
+psql_ -v ON_ERROR_STOP=1 -f "$root/test/gpu/gpu_only.sql" 2>&1 | tee "$out/gpu_only.log" || fail=1
+grep -q "gpu_only: all checks passed" "$out/gpu_only.log" || fail=1
+
+echo "== 3. 32 concurrent sessions"
+for i in $(seq 1 32); do
+	psql_ -At -c "SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) AND gpu_avg(x)::text = avg(x)::text
+	              AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM gpu_t ORDER BY x DESC LIMIT 2) s)
+	              FROM gpu_t" >"$out/concurrent.$i" 2>&1 &
+done
+wait
+ok=$(cat "$out"/concurrent.* | grep -c '^t$')
+echo "sessions with correct answers: $ok of 32; errors:"; grep -h ERROR "$out"/concurrent.* || true
+[ "$ok" = 32 ] || fail=1
+psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
+
+echo "== 4. end to end: $rows rows"
+psql_ -c "DROP TABLE IF EXISTS big; CREATE TABLE big (x bigint)" \
+	-c "INSERT INTO big SELECT (random() * 2e9)::bigint - 1000000000 FROM generate_series(1, $rows)" \
+	-c "ALTER TABLE big SET (parallel_workers = 8)" -c "VACUUM ANALYZE big" \
+	-c "SELECT count(*) FROM big"
+# one query in a fresh session; prints milliseconds
+timed() {
+	PGOPTIONS="-c max_parallel_workers_per_gather=$1 -c gpu_reduce.min_gpu_rows=65536" \
+		psql_ -At -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+}
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for workers in 0 8; do
+	for q in "SELECT sum(x) FROM big" "SELECT gpu_sum(x) FROM big"; do timed $workers "$q" >/dev/null; done
+	: >"$out/native.$workers"; : >"$out/gpu.$workers"
+	for run in 1 2 3 4 5; do
+		timed $workers "SELECT sum(x) FROM big" >>"$out/native.$workers"
+		timed $workers "SELECT gpu_sum(x) FROM big" >>"$out/gpu.$workers"
+	done
+	n=$(median <"$out/native.$workers"); g=$(median <"$out/gpu.$workers")
+	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) ${g} ms  gpu/native $(awk -v g=$g -v n=$n 'BEGIN{printf "%.3f", g/n}')" | tee -a "$out/e2e.txt"
+done
+psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
+PGOPTIONS="-c max_parallel_workers_per_gather=8" psql_ -c "SELECT gpu_reduce_stats_reset()" \
+	-c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT * FROM gpu_reduce_stats()"
+psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
+grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
+cp "$dir/log/server.log" "$out/server.log"
+echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
+exit $fail
