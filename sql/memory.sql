@@ -7,11 +7,11 @@
 LOAD 'gpu_reduce';
 CREATE TABLE mem (i int, g int, b int4, c int8, d float8, r float4);
 INSERT INTO mem
-SELECT i, (i * 7919) % 100000,
+SELECT i, (i::bigint * 7919) % 100000,
        ((i::bigint * 2654435761) % 4294967296 - 2147483648)::int4,
        ((i::numeric * 11400714819323198485) % 18446744073709551616 - 9223372036854775808)::int8,
        ((i::bigint * 2654435761) % 100000000 - 50000000) / 64.0,
-       ((i * 7919) % 100000 - 50000) / 64.0
+       ((i::bigint * 7919) % 100000 - 50000) / 64.0
 FROM generate_series(1, 300000) i;
 ANALYZE mem;
 SET max_parallel_workers_per_gather = 0;   -- one backend holds every buffer
@@ -32,7 +32,8 @@ FROM (SELECT g, gpu_sum(b) sb, sum(b) nb, gpu_sum(c) sc, sum(c) nc, gpu_sum(d) s
              gpu_top2(b) t2, (array_agg(b ORDER BY b DESC))[1:2] rt2,
              gpu_topk(d, 3) t3, (array_agg(d ORDER BY d DESC))[1:3] rt3
       FROM mem GROUP BY g) q;
-SELECT buffer_peak_bytes <= 65536 AS within_64kB, gpu_rows + cpu_rows > 0 AS reduced FROM gpu_reduce_stats();
+SELECT buffer_peak_bytes <= 65536 AS within_64kB, buffer_peak_bytes > 0 AS buffered, gpu_rows + cpu_rows > 0 AS reduced
+FROM gpu_reduce_stats();
 
 -- sorted group aggregation: one group at a time
 SET enable_hashagg = off;

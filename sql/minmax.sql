@@ -12,7 +12,7 @@ SELECT i,
        CASE WHEN i % 11 <> 1 THEN ((i::bigint * 2654435761) % 4294967295 - 2147483647)::int4 END,
        CASE WHEN i % 11 <> 2 THEN ((i::numeric * 11400714819323198485) % 18446744073709551615 - 9223372036854775807)::int8 END,
        CASE WHEN i % 11 <> 3 THEN (((i * 7919) % 200001 - 100000) * 0.37)::float4 END,
-       CASE WHEN i % 11 <> 4 THEN ((i::bigint * 2654435761) % 4294967295 - 2147483647) * 1.5e-300 * 10 ^ ((i % 500)::float8) END
+       CASE WHEN i % 11 <> 4 THEN ((i::bigint * 2654435761) % 4294967295 - 2147483647) * 10 ^ ((i % 500 - 300)::float8) END
 FROM generate_series(1, 100000) i;
 
 SELECT gpu_min(a) = min(a) AS int2_min, gpu_max(a) = max(a) AS int2_max,

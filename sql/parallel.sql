@@ -7,10 +7,10 @@
 --
 CREATE FUNCTION par_pow2(e int) RETURNS numeric LANGUAGE sql IMMUTABLE AS
 $$ SELECT CASE WHEN e >= 0 THEN 2::numeric ^ e ELSE 5::numeric ^ (-e) * ('1e' || e)::numeric END $$;
--- does the plan of q have a line matching pattern?
-CREATE FUNCTION par_plan_has(q text, pattern text) RETURNS boolean LANGUAGE plpgsql AS
+-- does the plan of q (run, with analyze) have a line matching pattern?
+CREATE FUNCTION par_plan_has(q text, pattern text, run_it boolean DEFAULT false) RETURNS boolean LANGUAGE plpgsql AS
 $$ DECLARE l text;
-   BEGIN FOR l IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+   BEGIN FOR l IN EXECUTE 'EXPLAIN (COSTS OFF, ANALYZE ' || run_it || ', TIMING OFF, SUMMARY OFF) ' || q LOOP
            IF l ~ pattern THEN RETURN true; END IF;
          END LOOP;
          RETURN false; END $$;
@@ -21,13 +21,13 @@ SELECT i, i % 1000,
        CASE WHEN i % 10 <> 0 THEN ((i::bigint * 40503) % 65536 - 32768)::int2 END,
        CASE WHEN i % 10 <> 1 THEN ((i::bigint * 2654435761) % 4294967296 - 2147483648)::int4 END,
        CASE WHEN i % 10 <> 2 THEN ((i::numeric * 11400714819323198485) % 18446744073709551616 - 9223372036854775808)::int8 END,
-       CASE WHEN i % 10 <> 3 THEN ((i * 7919) % 100000 - 50000) * 1.03125 END,
+       CASE WHEN i % 10 <> 3 THEN ((i::bigint * 7919) % 100000 - 50000) * 1.03125 END,
        n8::float8, n8
 FROM (SELECT i, CASE WHEN i % 10 <> 4 THEN
                   (1 - 2 * (i % 3 = 0)::int) * ((i::bigint * 2654435761) % 9007199254740992)
                   * pw.p END AS n8
       FROM generate_series(1, 300000) i
-      JOIN (SELECT e, par_pow2(e) p FROM generate_series(-150, 49) e) pw ON pw.e = (i * 7919) % 200 - 150) s;
+      JOIN (SELECT e, par_pow2(e) p FROM generate_series(-150, 49) e) pw ON pw.e = (i::bigint * 7919) % 200 - 150) s;
 ALTER TABLE par SET (parallel_workers = 2);
 ANALYZE par;
 
@@ -80,6 +80,20 @@ SELECT count(*) AS groups, count(*) FILTER (WHERE q::text = s::text) AS same_as_
 FROM (SELECT g, gpu_sum(b) sb, gpu_sum(c) sc, gpu_sum(r) sr, gpu_sum(d) sd, gpu_avg(a) aa, gpu_avg(d) ad,
              gpu_min(c) nc, gpu_max(r) xr, gpu_top2(d) td, gpu_topk(a, 3) ka
       FROM par GROUP BY g) q JOIN par_serial_g s USING (g);
+-- workers really ran; and with the leader not scanning, every row goes through
+-- a worker's serialized state
+SELECT par_plan_has('SELECT gpu_sum(d), gpu_topk(b, 7) FROM par', 'Workers Launched: [12]', true) AS workers_launched;
+SET parallel_leader_participation = off;
+SELECT q::text = s::text AS workers_only_same_as_serial
+FROM (SELECT gpu_sum(a) sa, gpu_sum(b) sb, gpu_sum(c) sc, gpu_sum(r) sr, gpu_sum(d) sd,
+             gpu_avg(a) aa, gpu_avg(b) ab, gpu_avg(c) ac, gpu_avg(r) ar, gpu_avg(d) ad,
+             gpu_min(a) na, gpu_min(b) nb, gpu_min(c) nc, gpu_min(r) nr, gpu_min(d) nd,
+             gpu_max(a) xa, gpu_max(b) xb, gpu_max(c) xc, gpu_max(r) xr, gpu_max(d) xd,
+             gpu_top2(a) ta, gpu_top2(b) tb, gpu_top2(c) tc, gpu_top2(r) tr, gpu_top2(d) td,
+             gpu_topk(a, 7) ka, gpu_topk(b, 7) kb, gpu_topk(c, 7) kc, gpu_topk(r, 7) kr, gpu_topk(d, 7) kd,
+             gpu_sum(d) FILTER (WHERE i % 4 = 0) fd
+      FROM par) q, par_serial s;
+RESET parallel_leader_participation;
 -- ... and the right ones: native aggregates (parallel too) and the exact float reference
 SELECT gpu_sum(a) = sum(a) AS sum_int2, gpu_sum(b) = sum(b) AS sum_int4, gpu_sum(c) = sum(c) AS sum_int8,
        gpu_sum(r) = sum(r::float8)::float4 AS sum_float4, gpu_sum(d) = sum(n8)::float8 AS sum_float8_exact,
@@ -103,4 +117,4 @@ RESET parallel_tuple_cost;
 RESET parallel_setup_cost;
 DROP TABLE par, par_serial, par_serial_g, par_nulls;
 DROP FUNCTION par_pow2(int);
-DROP FUNCTION par_plan_has(text, text);
+DROP FUNCTION par_plan_has(text, text, boolean);

@@ -59,7 +59,7 @@ RESET gpu_reduce.min_gpu_rows;
 RESET gpu_reduce.enabled;
 
 -- statistics of this backend
-SELECT pg_get_function_result('gpu_reduce_stats()'::regprocedure);
+SELECT pg_get_function_arguments('gpu_reduce_stats()'::regprocedure) AS columns;
 SELECT gpu_reduce_stats_reset();
 SELECT * FROM gpu_reduce_stats();
 SET max_parallel_workers_per_gather = 0;
@@ -74,7 +74,7 @@ SELECT gpu_batches, gpu_rows, gpu_bytes, gpu_fallbacks, cpu_batches, cpu_rows, b
 RESET max_parallel_workers_per_gather;
 
 -- devices: none on a host without a GPU (the NOTICE that says so is not shown here)
-SELECT pg_get_function_result('gpu_reduce_devices()'::regprocedure);
+SELECT pg_get_function_arguments('gpu_reduce_devices()'::regprocedure) AS columns;
 SET client_min_messages = warning;
 SELECT count(*) >= 0 AS listed FROM gpu_reduce_devices();
 SELECT bool_and(device >= 0 AND name <> '' AND sm_count > 0 AND memory_mb > 0) IS NOT FALSE AS sane FROM gpu_reduce_devices();

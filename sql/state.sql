@@ -62,6 +62,8 @@ SELECT name, st_check(s) FROM (VALUES
   ('topk n > k',       '\x010502'::bytea || int8send(3) || int4send(2) || int4send(3) || int8send(9) || int8send(8) || int8send(7)),
   ('topk n < 0',       '\x010502'::bytea || int8send(3) || int4send(2) || int4send(-1)),
   ('topk huge n',      '\x010502'::bytea || int8send(3) || int4send(2) || int4send(2147483647)),
+  ('negative count',   '\x010102'::bytea || int8send(-1) || int8send(0) || int8send(0)),
+  ('topk n > count',   '\x010502'::bytea || int8send(1) || int4send(2) || int4send(2) || int8send(9) || int8send(4)),
   ('float sum cut',    '\x010105'::bytea || int8send(1)),
   ('float4 avg cut',   '\x010404'::bytea || int8send(1) || int8send(0) || int8send(0))
 ) v(name, s);

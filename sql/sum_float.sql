@@ -72,7 +72,7 @@ SELECT sf_error('SELECT gpu_sum(x) FROM (VALUES (3e38::float4), (3e38)) v(x)');
 SELECT sf_error('SELECT gpu_sum(x) FROM (VALUES (-3e38::float4), (-3e38)) v(x)');
 -- 100000 x 0.1::real: exact 10000.000149011612, nearest real 10000; the native float4 running sum drifts
 SELECT gpu_sum(0.1::float4) AS gpu, sum(0.1::float4) AS native,
-       gpu_sum(0.1::float4) = (100000 * 13421773 * sf_pow2(-27))::float4 AS exact
+       gpu_sum(0.1::float4) = (100000 * 13421773::numeric * sf_pow2(-27))::float4 AS exact
 FROM generate_series(1, 100000);
 
 -- many values of wild magnitudes (mixed signs, subnormals included),

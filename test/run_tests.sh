@@ -11,8 +11,10 @@
 #   preload    server restarted with shared_preload_libraries=gpu_reduce
 #
 # Environment: GPU_REDUCE_PASSES (space or comma separated pass names, default
-# all), GPU_REDUCE_TESTS (test names, default every sql/*.sql), plus those of
-# test/harness.sh (PG_CONFIG, GPU_REDUCE_MAKEFLAGS, ...).
+# all), GPU_REDUCE_TESTS (test names, default every sql/*.sql),
+# GPU_REDUCE_SERVER_OPTS (extra server options for every pass, e.g.
+# '-c max_worker_processes=32'), plus those of test/harness.sh (PG_CONFIG,
+# GPU_REDUCE_MAKEFLAGS, ...).
 # Ends with the line 'N passed, N failed' (test files x passes).
 set -euo pipefail
 
@@ -64,10 +66,11 @@ run_pass() {
 	preload) server="preload" ;;
 	esac
 	if [ "$server" != "$CURRENT_SERVER" ]; then
+		# shellcheck disable=SC2086
 		if [ "$server" = preload ]; then
-			gr_restart -c shared_preload_libraries=gpu_reduce
+			gr_restart ${GPU_REDUCE_SERVER_OPTS:-} -c shared_preload_libraries=gpu_reduce
 		else
-			gr_restart
+			gr_restart ${GPU_REDUCE_SERVER_OPTS:-}
 		fi
 		CURRENT_SERVER=$server
 	fi
