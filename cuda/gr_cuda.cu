@@ -1,0 +1,369 @@
+/*
+ * gr_cuda.cu
+ *	  The C interface of gr_cuda.h: devices, contexts (stream + scratch),
+ *	  argument checks, and the queueing of copy in / reduce / copy out.
+ *
+ * All device memory a context uses is allocated at create, so queueing a
+ * batch never allocates and never blocks.  Errors become return codes with a
+ * message kept per thread; nothing here exits or throws.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "gr_internal.h"
+
+/* One device, one stream, its scratch, and the staging buffer for host input. */
+struct GrCudaContext
+{
+	int			device;
+	cudaStream_t stream;
+	GrScratch	s;
+	void	   *stage;			/* device copy of host input */
+	int64_t		stage_values;	/* capacity in 8-byte values */
+	int64_t		scratch_bytes;
+};
+
+static __thread char gr_errmsg[512];
+
+/* Record a failure and return its code. */
+static int
+gr_fail(int code, const char *what, cudaError_t err)
+{
+	if (err != cudaSuccess)
+		snprintf(gr_errmsg, sizeof(gr_errmsg), "%s: %s (%s)", what,
+				 cudaGetErrorString(err), cudaGetErrorName(err));
+	else
+		snprintf(gr_errmsg, sizeof(gr_errmsg), "%s", what);
+	return code;
+}
+
+/* Map a CUDA error to our codes; GR_CUDA_OK on success. */
+static int
+gr_check(cudaError_t err, const char *what)
+{
+	if (err == cudaSuccess)
+		return GR_CUDA_OK;
+	(void) cudaGetLastError();	/* clear a non-sticky error */
+	if (err == cudaErrorMemoryAllocation)
+		return gr_fail(GR_CUDA_ENOMEM, what, err);
+	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver ||
+		err == cudaErrorInvalidDevice)
+		return gr_fail(GR_CUDA_ENODEV, what, err);
+	return gr_fail(GR_CUDA_ERUNTIME, what, err);
+}
+
+/* Bytes of one value of a type; 0 for an unknown type. */
+static int
+gr_type_bytes(GrCudaType type)
+{
+	switch (type)
+	{
+		case GR_CUDA_INT2:
+			return 2;
+		case GR_CUDA_INT4:
+		case GR_CUDA_FLOAT4:
+			return 4;
+		case GR_CUDA_INT8:
+		case GR_CUDA_FLOAT8:
+			return 8;
+	}
+	return 0;
+}
+
+extern "C" const char *
+gr_cuda_last_error(void)
+{
+	return gr_errmsg;
+}
+
+extern "C" int
+gr_cuda_device_count(int *count)
+{
+	cudaError_t err = cudaGetDeviceCount(count);
+
+	if (err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver)
+	{
+		(void) cudaGetLastError();
+		*count = 0;
+		return GR_CUDA_OK;
+	}
+	if (err != cudaSuccess)
+		*count = 0;
+	return gr_check(err, "cudaGetDeviceCount");
+}
+
+extern "C" int
+gr_cuda_device_info(int device, GrCudaDeviceInfo *info)
+{
+	cudaDeviceProp prop;
+	int			rc = gr_check(cudaGetDeviceProperties(&prop, device),
+							  "cudaGetDeviceProperties");
+
+	if (rc != GR_CUDA_OK)
+		return rc;
+	memset(info, 0, sizeof(*info));
+	snprintf(info->name, sizeof(info->name), "%s", prop.name);
+	info->sm_count = prop.multiProcessorCount;
+	info->cc_major = prop.major;
+	info->cc_minor = prop.minor;
+	info->total_memory = (int64_t) prop.totalGlobalMem;
+	return GR_CUDA_OK;
+}
+
+/* cudaMalloc that adds to the context's byte count. */
+static int
+gr_alloc(GrCudaContext *c, void **p, size_t bytes, const char *what)
+{
+	int			rc = gr_check(cudaMalloc(p, bytes), what);
+
+	if (rc == GR_CUDA_OK)
+		c->scratch_bytes += (int64_t) bytes;
+	return rc;
+}
+
+extern "C" int
+gr_cuda_context_create(int device, int64_t stage_values, int64_t topk_values,
+					   GrCudaContext **ctx)
+{
+	GrCudaContext *c;
+	cudaDeviceProp prop;
+	int			rc;
+
+	*ctx = NULL;
+	if (stage_values < 0 || topk_values < 0 || stage_values > GR_CUDA_MAX_VALUES ||
+		topk_values > GR_CUDA_MAX_VALUES - 1)
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_context_create: bad capacity", cudaSuccess);
+	if ((rc = gr_check(cudaSetDevice(device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	if ((rc = gr_check(cudaGetDeviceProperties(&prop, device),
+					   "cudaGetDeviceProperties")) != GR_CUDA_OK)
+		return rc;
+	c = (GrCudaContext *) calloc(1, sizeof(GrCudaContext));
+	if (c == NULL)
+		return gr_fail(GR_CUDA_ENOMEM, "gr_cuda_context_create: out of host memory",
+					   cudaSuccess);
+	c->device = device;
+	c->s.sm_count = prop.multiProcessorCount;
+	c->s.max_blocks = prop.multiProcessorCount * GR_MAX_BLOCKS_PER_SM;
+	c->s.topk_values = topk_values;
+	c->stage_values = stage_values;
+
+	rc = gr_check(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking),
+				  "cudaStreamCreate");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, &c->s.partials, gr_partials_bytes(c->s.max_blocks), "cudaMalloc partials");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, (void **) &c->s.counter, sizeof(unsigned int), "cudaMalloc counter");
+	if (rc == GR_CUDA_OK)
+		rc = gr_check(cudaMemset(c->s.counter, 0, sizeof(unsigned int)), "cudaMemset");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, (void **) &c->s.result, sizeof(GrCudaResult), "cudaMalloc result");
+	if (rc == GR_CUDA_OK && stage_values > 0)
+		rc = gr_alloc(c, &c->stage, (size_t) stage_values * 8, "cudaMalloc staging buffer");
+	if (rc == GR_CUDA_OK && topk_values > 0)
+	{
+		rc = gr_alloc(c, &c->s.keys_a, (size_t) topk_values * 8, "cudaMalloc top-k keys");
+		if (rc == GR_CUDA_OK)
+			rc = gr_alloc(c, &c->s.keys_b, (size_t) topk_values * 8, "cudaMalloc top-k keys");
+		if (rc == GR_CUDA_OK)
+			rc = gr_check(gr_topk_temp_bytes(topk_values, &c->s.sort_temp_bytes),
+						  "top-k temporary storage size");
+		if (rc == GR_CUDA_OK)
+			rc = gr_alloc(c, &c->s.sort_temp, c->s.sort_temp_bytes, "cudaMalloc top-k sort");
+	}
+	if (rc != GR_CUDA_OK)
+	{
+		gr_cuda_context_destroy(c);
+		return rc;
+	}
+	*ctx = c;
+	return GR_CUDA_OK;
+}
+
+extern "C" void
+gr_cuda_context_destroy(GrCudaContext *c)
+{
+	if (c == NULL)
+		return;
+	(void) cudaSetDevice(c->device);
+	if (c->stream)
+		(void) cudaStreamSynchronize(c->stream);
+	cudaFree(c->s.partials);
+	cudaFree(c->s.counter);
+	cudaFree(c->s.result);
+	cudaFree(c->stage);
+	cudaFree(c->s.keys_a);
+	cudaFree(c->s.keys_b);
+	cudaFree(c->s.sort_temp);
+	if (c->stream)
+		(void) cudaStreamDestroy(c->stream);
+	(void) cudaGetLastError();
+	free(c);
+}
+
+extern "C" int64_t
+gr_cuda_context_scratch_bytes(const GrCudaContext *c)
+{
+	return c->scratch_bytes;
+}
+
+extern "C" void *
+gr_cuda_context_stream(const GrCudaContext *c)
+{
+	return (void *) c->stream;
+}
+
+/* Check the arguments of a reduce call; GR_CUDA_OK if it may be queued. */
+static int
+gr_check_args(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
+			  const void *values, int64_t n, const int64_t *topk)
+{
+	int			size = gr_type_bytes(type);
+
+	if (c == NULL || size == 0)
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: bad context or type", cudaSuccess);
+	if (n < 0 || n > GR_CUDA_MAX_VALUES)
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: n out of range", cudaSuccess);
+	if (n > 0 && (values == NULL || ((uintptr_t) values % size) != 0))
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: values missing or misaligned",
+					   cudaSuccess);
+	switch (op)
+	{
+		case GR_CUDA_SUM:
+		case GR_CUDA_MIN:
+		case GR_CUDA_MAX:
+		case GR_CUDA_TOP2:
+			return GR_CUDA_OK;
+		case GR_CUDA_TOPK:
+			if (k < 1 || k > GR_CUDA_MAX_VALUES || topk == NULL)
+				return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: top-k needs k >= 1 and topk[]",
+							   cudaSuccess);
+			if (k > 2 && n > c->s.topk_values)
+				return gr_fail(GR_CUDA_EINVAL,
+							   "gr_cuda_reduce: n exceeds the context's top-k capacity",
+							   cudaSuccess);
+			return GR_CUDA_OK;
+	}
+	return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: bad op", cudaSuccess);
+}
+
+/* Queue the kernels and the copies back; arguments already checked. */
+static int
+gr_queue(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
+		 const void *values, int64_t n, GrCudaResult *result, int64_t *topk)
+{
+	int64_t		m = k < n ? k : n;
+	bool		float_sum = op == GR_CUDA_SUM &&
+		(type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8);
+	bool		big_topk = op == GR_CUDA_TOPK && k > 2;
+	cudaError_t err;
+
+	if (float_sum)
+		err = gr_launch_xsum(&c->s, type, values, n, c->stream);
+	else if (big_topk)
+		err = gr_launch_topk(&c->s, type, values, n, k, c->stream);
+	else
+		err = gr_launch_reduce(&c->s, type, op, values, n,
+							   op == GR_CUDA_TOPK ? (int) k : 2, c->stream);
+	if (err != cudaSuccess)
+		return gr_check(err, "gr_cuda_reduce: launch");
+
+	if (result != NULL)
+	{
+		err = cudaMemcpyAsync(result, c->s.result,
+							  float_sum ? sizeof(GrCudaResult) : GR_CUDA_RESULT_HEADER_BYTES,
+							  cudaMemcpyDeviceToHost, c->stream);
+		if (err != cudaSuccess)
+			return gr_check(err, "gr_cuda_reduce: copy result");
+	}
+	if (op == GR_CUDA_TOPK && m > 0)
+	{
+		const void *src = big_topk ? c->s.keys_a :
+			(const void *) ((const char *) c->s.result + offsetof(GrCudaResult, key));
+
+		err = cudaMemcpyAsync(topk, src, (size_t) m * sizeof(int64_t),
+							  cudaMemcpyDeviceToHost, c->stream);
+		if (err != cudaSuccess)
+			return gr_check(err, "gr_cuda_reduce: copy top-k");
+	}
+	return GR_CUDA_OK;
+}
+
+extern "C" int
+gr_cuda_reduce_device(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
+					  const void *values, int64_t n, GrCudaResult *result,
+					  int64_t *topk)
+{
+	int			rc = gr_check_args(c, type, op, k, values, n, topk);
+
+	if (rc != GR_CUDA_OK)
+		return rc;
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	return gr_queue(c, type, op, k, values, n, result, topk);
+}
+
+extern "C" int
+gr_cuda_reduce_host(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
+					const void *values, int64_t n, GrCudaResult *result,
+					int64_t *topk)
+{
+	int			rc = gr_check_args(c, type, op, k, values, n, topk);
+	size_t		bytes = (size_t) n * gr_type_bytes(type);
+
+	if (rc != GR_CUDA_OK)
+		return rc;
+	if ((int64_t) bytes > c->stage_values * 8)
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce_host: batch exceeds the staging buffer",
+					   cudaSuccess);
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	if (bytes > 0 &&
+		(rc = gr_check(cudaMemcpyAsync(c->stage, values, bytes, cudaMemcpyHostToDevice,
+									   c->stream), "gr_cuda_reduce_host: copy in")) != GR_CUDA_OK)
+		return rc;
+	return gr_queue(c, type, op, k, c->stage, n, result, topk);
+}
+
+extern "C" int
+gr_cuda_poll(GrCudaContext *c, int *done)
+{
+	cudaError_t err = cudaStreamQuery(c->stream);
+
+	*done = err != cudaErrorNotReady;
+	if (err == cudaErrorNotReady)
+		return GR_CUDA_OK;
+	return gr_check(err, "cudaStreamQuery");
+}
+
+extern "C" int
+gr_cuda_sync(GrCudaContext *c)
+{
+	return gr_check(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize");
+}
+
+extern "C" int
+gr_cuda_host_register(void *ptr, size_t bytes)
+{
+	return gr_check(cudaHostRegister(ptr, bytes, cudaHostRegisterPortable),
+					"cudaHostRegister");
+}
+
+extern "C" int
+gr_cuda_host_unregister(void *ptr)
+{
+	return gr_check(cudaHostUnregister(ptr), "cudaHostUnregister");
+}
+
+extern "C" int
+gr_cuda_host_alloc(size_t bytes, void **ptr)
+{
+	return gr_check(cudaHostAlloc(ptr, bytes, cudaHostAllocPortable), "cudaHostAlloc");
+}
+
+extern "C" void
+gr_cuda_host_free(void *ptr)
+{
+	if (ptr != NULL)
+		(void) cudaFreeHost(ptr);
+}

@@ -1,0 +1,84 @@
+/*
+ * gr_internal.h
+ *	  What the kernel files share with the C interface (gr_cuda.cu): the
+ *	  tuning policies, the per-context device scratch and the launchers.
+ *
+ * C++ only; never included by the PostgreSQL side.
+ */
+#ifndef GR_INTERNAL_H
+#define GR_INTERNAL_H
+
+#include <cuda_runtime.h>
+
+#include "gr_cuda.h"
+
+/*
+ * Tuning policy of the one-pass reductions.  256 threads x 4 blocks per SM
+ * keeps 64 KiB of 16-byte loads in flight per SM (4 per thread), well above
+ * what HBM latency x per-SM bandwidth needs on Hopper.
+ */
+struct GrReducePolicy
+{
+	static constexpr int THREADS = 256;
+	static constexpr int UNROLL = 4;	/* 16-byte loads in flight per thread */
+	static constexpr int MIN_BLOCKS = 4;	/* blocks per SM the grid uses */
+};
+
+/*
+ * The exact float sum holds 8-16 doubles and its bins per thread: at 4
+ * blocks per SM (64 registers) it spilled, at 2 it fits in 114 registers and
+ * still keeps 32 KiB of loads in flight per SM.
+ */
+struct GrXsumPolicy
+{
+	static constexpr int THREADS = 256;
+	static constexpr int UNROLL = 4;
+	static constexpr int MIN_BLOCKS = 2;	/* 114 registers: no spills */
+};
+
+/* fields of one block's exact-sum partial: limbs, nan, pinf, ninf, negzero */
+#define GR_XSUM_FIELDS (GR_XSUM_LIMBS + 4)
+
+/* most blocks any kernel launches per SM */
+#define GR_MAX_BLOCKS_PER_SM 4
+
+/* Device scratch of one context; the stream orders every use of it. */
+struct GrScratch
+{
+	int			sm_count;
+	int			max_blocks;		/* sm_count * GR_MAX_BLOCKS_PER_SM */
+	void	   *partials;		/* per-block partial results */
+	unsigned int *counter;		/* blocks done; the last block resets it */
+	GrCudaResult *result;		/* the device copy of the result */
+	int64_t		topk_values;	/* top-k capacity in values, 0: none */
+	void	   *keys_a;			/* top-k keys, then the widened answer */
+	void	   *keys_b;			/* top-k keys sorted */
+	void	   *sort_temp;		/* CUB radix sort temporary storage */
+	size_t		sort_temp_bytes;
+};
+
+/* bytes of per-block partials a context needs for max_blocks blocks */
+static inline size_t
+gr_partials_bytes(int max_blocks)
+{
+	return (size_t) max_blocks * GR_XSUM_FIELDS * sizeof(long long);
+}
+
+/* sum (ints), min, max, top-2 of device values (gr_reduce.cu) */
+cudaError_t gr_launch_reduce(const GrScratch *s, GrCudaType type, GrCudaOp op,
+							 const void *values, int64_t n, int nkeys_max,
+							 cudaStream_t stream);
+
+/* exact sum of float4/float8 device values (gr_xsum.cu) */
+cudaError_t gr_launch_xsum(const GrScratch *s, GrCudaType type,
+						   const void *values, int64_t n, cudaStream_t stream);
+
+/* k largest keys, descending, as int64 at s->keys_a (gr_topk.cu) */
+cudaError_t gr_launch_topk(const GrScratch *s, GrCudaType type,
+						   const void *values, int64_t n, int64_t k,
+						   cudaStream_t stream);
+
+/* CUB temporary storage the top-k of up to n values needs (gr_topk.cu) */
+cudaError_t gr_topk_temp_bytes(int64_t n, size_t *bytes);
+
+#endif							/* GR_INTERNAL_H */

@@ -1,0 +1,403 @@
+/*
+ * gr_xsum.cu
+ *	  Exact sum of float4/float8 device arrays into a GrXsum (src/xsum.h),
+ *	  in one launch.
+ *
+ * Fast path: each thread keeps NB double "bins" (ExtractScalar of Rump,
+ * Ogita and Oishi).  Bin j is a double S_j = 1.5*2^52*q_j plus a running sum
+ * of multiples of its quantum q_j = 2^(T - 32(j+1)); t = S_j + r rounds r to
+ * a multiple of q_j, d = t - S_j is exactly what was taken and r - d exactly
+ * what is left for the next bin.  So while every value is below 2^T and
+ * fewer than 2^18 of them went in, x = d_0 + ... + d_{NB-1} + r holds
+ * exactly; r is zero unless x has bits below q_{NB-1}, and then that
+ * remainder goes to the slow path.  That is 3 double adds per bin and value,
+ * cheap next to the memory traffic on Hopper's FP64 units, and no shared
+ * memory traffic at all for data of a sane dynamic range (about 44 binades
+ * below the warp's largest value for float8, 73 for float4).
+ *
+ * T is chosen per warp (so a flush can sum the warp's bins with shuffles)
+ * from the largest exponent seen, with a few binades of margin, and only
+ * ever raised: a value too large for the bins makes the warp flush and
+ * rebase.  NaN, infinities, values >= 2^1000 and remainders are added
+ * exactly as 32-bit digits into the block's 67-limb accumulator in shared
+ * memory by atomics.  Bins flush into the same accumulator, the block
+ * normalizes it and publishes it, and the last block to finish adds all
+ * blocks' limbs and normalizes again, so every output limb is below 2^32
+ * except the top one, which holds the (small) signed carry.
+ */
+#include "gr_internal.h"
+#include "gr_device.cuh"
+
+/* field indexes of the block accumulator after the limbs */
+#define GR_XF_NAN		(GR_XSUM_LIMBS + 0)
+#define GR_XF_PINF		(GR_XSUM_LIMBS + 1)
+#define GR_XF_NINF		(GR_XSUM_LIMBS + 2)
+#define GR_XF_NEGZERO	(GR_XSUM_LIMBS + 3)
+
+/* largest bin top: the top bin's base 1.5*2^(T+20) must stay finite */
+#define GR_XSUM_TMAX	1000
+/* binades above the largest value seen that a new T leaves for growth */
+#define GR_XSUM_MARGIN	6
+/* values one lane may add between flushes; bin capacity is 2^19 */
+#define GR_XSUM_FLUSH_VALUES (1 << 18)
+
+#define GR_DBL_FRAC		0x000FFFFFFFFFFFFFLL
+#define GR_DBL_HIDDEN	0x0010000000000000LL
+#define GR_DBL_NEGZERO	((long long) 0x8000000000000000ULL)
+
+/* The block's exact accumulator: limbs, then nan, pinf, ninf, negzero. */
+struct GrXsumShared
+{
+	unsigned long long f[GR_XSUM_FIELDS];
+};
+
+/* 2^e as a double, for a normal e */
+__device__ __forceinline__ double
+gr_pow2(int e)
+{
+	return __longlong_as_double((long long) (e + 1023) << 52);
+}
+
+/* Add v * 2^(k - 1074), |v| < 2^58, as three 32-bit digits. */
+__device__ __forceinline__ void
+gr_xsum_add_scaled(GrXsumShared &acc, long long v, int k)
+{
+	int			s = k & 31;
+	int			limb = k >> 5;
+	unsigned long long lo = (unsigned long long) v << s;
+	long long	hi = s != 0 ? v >> (64 - s) : v >> 63;
+	unsigned long long d0 = lo & 0xFFFFFFFFULL;
+	unsigned long long d1 = lo >> 32;
+
+	if (d0 != 0)
+		atomicAdd(&acc.f[limb], d0);
+	if (d1 != 0)
+		atomicAdd(&acc.f[limb + 1], d1);
+	if (hi != 0)
+		atomicAdd(&acc.f[limb + 2], (unsigned long long) hi);
+}
+
+/* Add one double exactly the way src/xsum.c does (the slow path). */
+__device__ __noinline__ void
+gr_xsum_add_slow(GrXsumShared &acc, double x)
+{
+	long long	b = __double_as_longlong(x);
+	int			e = (int) ((b >> 52) & 0x7FF);
+	long long	m = b & GR_DBL_FRAC;
+
+	if (e == 0x7FF)
+	{
+		atomicAdd(&acc.f[m != 0 ? GR_XF_NAN : b < 0 ? GR_XF_NINF : GR_XF_PINF], 1ULL);
+		return;
+	}
+	if (e != 0)
+		m |= GR_DBL_HIDDEN;
+	else if (m == 0)
+	{
+		if (b < 0)
+			atomicAdd(&acc.f[GR_XF_NEGZERO], 1ULL);
+		return;
+	}
+	gr_xsum_add_scaled(acc, b < 0 ? -m : m, e != 0 ? e - 1 : 0);
+}
+
+/* One lane's bins and the warp-uniform exponent they are built on. */
+template <int NB>
+struct GrXsumThread
+{
+	static constexpr int TMIN = 32 * NB - 1074;	/* lowest quantum 2^-1074 */
+
+	double		S[NB];
+	double		lim;			/* 2^T: the fast path takes |x| < lim */
+	int			T;
+	int			iters;			/* steps since the last flush */
+	unsigned int negzero;
+
+	/* Empty bins for the current T. */
+	__device__ __forceinline__ void reset()
+	{
+#pragma unroll
+		for (int j = 0; j < NB; j++)
+			S[j] = __longlong_as_double(((long long) (T + 20 - 32 * j + 1023) << 52) |
+										(1LL << 51));
+		lim = gr_pow2(T);
+		iters = 0;
+	}
+
+	/*
+	 * Warp-collective: move the bins into the block accumulator.  Bin j's
+	 * integer content is its significand minus 1.5*2^52, since its exponent
+	 * never moved; all lanes share T, so the warp adds them up first.
+	 */
+	__device__ __forceinline__ void flush(GrXsumShared &acc)
+	{
+#pragma unroll
+		for (int j = 0; j < NB; j++)
+		{
+			long long	m = ((__double_as_longlong(S[j]) & GR_DBL_FRAC) | GR_DBL_HIDDEN) -
+				(3LL << 51);
+
+#pragma unroll
+			for (int off = 16; off > 0; off >>= 1)
+				m += __shfl_xor_sync(GR_FULL_MASK, m, off);
+			if ((threadIdx.x & 31) == 0 && m != 0)
+				gr_xsum_add_scaled(acc, m, T - 32 * (j + 1) + 1074);
+		}
+		reset();
+	}
+};
+
+/*
+ * Warp-collective, taken only when some lane holds a value the bins cannot
+ * take: raise T if a finite value was too large, then send whatever still
+ * does not fit (NaN, infinities, |x| >= 2^TMAX) to the slow path, leaving a
+ * zero in its place.
+ */
+template <int NB, int E>
+__device__ __forceinline__ void
+gr_xsum_rebase(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
+{
+	unsigned int emax = 0;
+	bool		grow = false;
+
+#pragma unroll
+	for (int i = 0; i < E; i++)
+	{
+		unsigned int e = (unsigned int) (__double_as_longlong(x[i]) >> 52) & 0x7FF;
+
+		if (e != 0x7FF)
+		{
+			emax = max(emax, e);
+			grow |= !(fabs(x[i]) < st.lim);
+		}
+	}
+	if (__any_sync(GR_FULL_MASK, grow) && st.T < GR_XSUM_TMAX)
+	{
+		int			e = (int) __reduce_max_sync(GR_FULL_MASK, emax);
+		int			t = min(max(e - 1022 + GR_XSUM_MARGIN, GrXsumThread<NB>::TMIN),
+							GR_XSUM_TMAX);
+
+		if (t > st.T)
+		{
+			st.flush(acc);
+			st.T = t;
+			st.reset();
+		}
+	}
+#pragma unroll
+	for (int i = 0; i < E; i++)
+	{
+		if (!(fabs(x[i]) < st.lim))
+		{
+			gr_xsum_add_slow(acc, x[i]);
+			x[i] = 0.0;
+		}
+	}
+}
+
+/* Warp-collective: fold E values (zeros where a lane has none) into the bins. */
+template <int NB, int E, int FLUSH_STEPS>
+__device__ __forceinline__ void
+gr_xsum_step(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
+{
+	bool		bad = false;
+
+#pragma unroll
+	for (int i = 0; i < E; i++)
+		bad |= !(fabs(x[i]) < st.lim);
+	if (__any_sync(GR_FULL_MASK, bad))
+		gr_xsum_rebase<NB, E>(acc, x, st);
+
+	/* remainders stay in x[] and go to the slow path after the loop */
+	bool		rest = false;
+
+#pragma unroll
+	for (int i = 0; i < E; i++)
+	{
+		double		r = x[i];
+
+		st.negzero += __double_as_longlong(x[i]) == GR_DBL_NEGZERO;
+#pragma unroll
+		for (int j = 0; j < NB; j++)
+		{
+			double		t = st.S[j] + r;
+
+			r -= t - st.S[j];
+			st.S[j] = t;
+		}
+		x[i] = r;
+		rest |= r != 0.0;
+	}
+	if (rest)
+	{
+#pragma unroll
+		for (int i = 0; i < E; i++)
+			if (x[i] != 0.0)
+				gr_xsum_add_slow(acc, x[i]);
+	}
+	if (++st.iters == FLUSH_STEPS)
+		st.flush(acc);
+}
+
+/* Carry-propagate limbs so all but the top one are in [0, 2^32). */
+__device__ __forceinline__ void
+gr_xsum_normalize_limbs(long long *limb)
+{
+	for (int i = 0; i < GR_XSUM_LIMBS - 1; i++)
+	{
+		long long	c = limb[i] >> 32;
+
+		limb[i] -= (long long) ((unsigned long long) c << 32);
+		limb[i + 1] += c;
+	}
+}
+
+/* Write the finished accumulator fields into the result. */
+__device__ __forceinline__ void
+gr_xsum_store(GrCudaResult *r, const long long *f, int64_t n, int32_t op_tag)
+{
+	r->count = n;
+	r->op = op_tag;
+	r->nkeys = 0;
+	r->sum_lo = r->sum_hi = 0;
+	r->key[0] = r->key[1] = 0;
+	for (int i = 0; i < GR_XSUM_LIMBS; i++)
+		r->xsum.limb[i] = f[i];
+	r->xsum.nan = f[GR_XF_NAN];
+	r->xsum.pinf = f[GR_XF_PINF];
+	r->xsum.ninf = f[GR_XF_NINF];
+	r->xsum.negzero = f[GR_XF_NEGZERO];
+	r->xsum.pending = 0;
+}
+
+/*
+ * The exact sum in one launch.  T is float or double; NB bins per lane.
+ * Whole tiles are grid-strided over blocks, the vectors after them go one per
+ * lane in warp-uniform steps (lanes past the end add zeros), the unaligned
+ * head and tail take the slow path.
+ */
+template <typename Policy, typename T, int NB>
+__global__ void __launch_bounds__(Policy::THREADS, Policy::MIN_BLOCKS)
+gr_xsum_kernel(const T *p, int64_t n, long long *partials,
+			   unsigned int *counter, GrCudaResult *result, int32_t op_tag)
+{
+	constexpr int THREADS = Policy::THREADS;
+	constexpr int UNROLL = Policy::UNROLL;
+	constexpr int N = GrVec<T>::N;
+	constexpr int64_t TILE = (int64_t) THREADS * UNROLL;
+	constexpr int FLUSH_STEPS = GR_XSUM_FLUSH_VALUES / (UNROLL * N);
+	__shared__ GrXsumShared s_acc;
+	long long  *s_f = reinterpret_cast<long long *>(s_acc.f);
+	GrSplit<T>	sp(p, n);
+	int64_t		gtid = (int64_t) blockIdx.x * THREADS + threadIdx.x;
+	int64_t		gthreads = (int64_t) gridDim.x * THREADS;
+	int64_t		full = sp.nvec / TILE;
+	int			lane = threadIdx.x & 31;
+	GrXsumThread<NB> st;
+
+	for (int i = threadIdx.x; i < GR_XSUM_FIELDS; i += THREADS)
+		s_acc.f[i] = 0;
+	__syncthreads();
+
+	if (gtid < sp.head)
+		gr_xsum_add_slow(s_acc, (double) sp.head_ptr[gtid]);
+	if (gtid < sp.tail)
+		gr_xsum_add_slow(s_acc, (double) sp.tail_ptr[gtid]);
+
+	st.T = GrXsumThread<NB>::TMIN;
+	st.negzero = 0;
+	st.reset();
+
+	for (int64_t t = blockIdx.x; t < full; t += gridDim.x)
+	{
+		const uint4 *src = sp.vec + t * TILE + threadIdx.x;
+		GrVec<T>	v[UNROLL];
+		double		x[UNROLL * N];
+
+#pragma unroll
+		for (int j = 0; j < UNROLL; j++)
+			v[j].u = __ldg(src + j * THREADS);
+#pragma unroll
+		for (int j = 0; j < UNROLL; j++)
+#pragma unroll
+			for (int i = 0; i < N; i++)
+				x[j * N + i] = (double) v[j].e[i];
+		gr_xsum_step<NB, UNROLL * N, FLUSH_STEPS>(s_acc, x, st);
+	}
+	for (int64_t i0 = full * TILE + (gtid - lane); i0 < sp.nvec; i0 += gthreads)
+	{
+		GrVec<T>	v;
+		double		x[N];
+
+		v.u = i0 + lane < sp.nvec ? __ldg(sp.vec + i0 + lane) : make_uint4(0, 0, 0, 0);
+#pragma unroll
+		for (int i = 0; i < N; i++)
+			x[i] = (double) v.e[i];
+		gr_xsum_step<NB, N, FLUSH_STEPS>(s_acc, x, st);
+	}
+	st.flush(s_acc);
+	st.negzero = __reduce_add_sync(GR_FULL_MASK, st.negzero);
+	if (lane == 0 && st.negzero != 0)
+		atomicAdd(&s_acc.f[GR_XF_NEGZERO], (unsigned long long) st.negzero);
+	__syncthreads();
+	if (threadIdx.x == 0)
+		gr_xsum_normalize_limbs(s_f);
+	__syncthreads();
+
+	if (gridDim.x > 1)
+	{
+		for (int i = threadIdx.x; i < GR_XSUM_FIELDS; i += THREADS)
+			partials[(int64_t) i * gridDim.x + blockIdx.x] = s_f[i];
+		__threadfence();
+		__syncthreads();
+		if (!gr_last_block_done(counter))
+			return;
+		/* one warp per field, lanes over blocks: coalesced reads */
+		for (int i = threadIdx.x >> 5; i < GR_XSUM_FIELDS; i += THREADS / 32)
+		{
+			long long	sum = 0;
+
+			for (int b = lane; b < (int) gridDim.x; b += 32)
+				sum += __ldcg(partials + (int64_t) i * gridDim.x + b);
+#pragma unroll
+			for (int off = 16; off > 0; off >>= 1)
+				sum += __shfl_xor_sync(GR_FULL_MASK, sum, off);
+			if (lane == 0)
+				s_f[i] = sum;
+		}
+		__syncthreads();
+		if (threadIdx.x == 0)
+			gr_xsum_normalize_limbs(s_f);
+	}
+	if (threadIdx.x == 0)
+		gr_xsum_store(result, s_f, n, op_tag);
+}
+
+/* float8 uses 3 bins (44 binades of exact range), float4 2 (73 binades). */
+cudaError_t
+gr_launch_xsum(const GrScratch *s, GrCudaType type, const void *values,
+			   int64_t n, cudaStream_t stream)
+{
+	typedef GrXsumPolicy P;
+	long long  *partials = static_cast<long long *>(s->partials);
+
+	if (type == GR_CUDA_FLOAT8)
+	{
+		int			grid = gr_grid_size<P, double>(n, s->sm_count * P::MIN_BLOCKS);
+
+		gr_xsum_kernel<P, double, 3><<<grid, P::THREADS, 0, stream>>>(
+			static_cast<const double *>(values), n, partials, s->counter,
+			s->result, (int32_t) GR_CUDA_SUM);
+	}
+	else if (type == GR_CUDA_FLOAT4)
+	{
+		int			grid = gr_grid_size<P, float>(n, s->sm_count * P::MIN_BLOCKS);
+
+		gr_xsum_kernel<P, float, 2><<<grid, P::THREADS, 0, stream>>>(
+			static_cast<const float *>(values), n, partials, s->counter,
+			s->result, (int32_t) GR_CUDA_SUM);
+	}
+	else
+		return cudaErrorInvalidValue;
+	return cudaGetLastError();
+}
