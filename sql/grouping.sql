@@ -113,5 +113,27 @@ SELECT gpu_sum(d ORDER BY i DESC) = sum(d) AS sum_float8, gpu_sum(r ORDER BY r) 
        gpu_top2(c ORDER BY c) = gpu_top2(c) AS top2_int8, gpu_topk(r, 5 ORDER BY r) = gpu_topk(r, 5) AS topk_float4
 FROM grp;
 
+-- grouping sets: one scan feeding several groupings
+SELECT count(*) AS groups,
+       count(*) FILTER (WHERE s IS NOT DISTINCT FROM n AND v::text IS NOT DISTINCT FROM m::text
+                          AND x IS NOT DISTINCT FROM nx AND t IS NOT DISTINCT FROM rt) AS equal
+FROM (SELECT g % 10 AS g1, g % 7 AS g2, gpu_sum(d) s, sum(d) n, gpu_avg(c) v, avg(c) m, gpu_max(r) x, max(r) nx,
+             gpu_top2(b) t, grp_top(array_agg(b ORDER BY b DESC) FILTER (WHERE b IS NOT NULL), 2) rt
+      FROM grp GROUP BY ROLLUP (g % 10, g % 7)) q;
+SELECT count(*) AS groups, count(*) FILTER (WHERE s IS NOT DISTINCT FROM n) AS equal
+FROM (SELECT gpu_sum(c) s, sum(c) n FROM grp GROUP BY GROUPING SETS ((g % 3), (g % 5), (i % 2), ())) q;
+-- HAVING, a CTE, and an aggregate rescanned in a correlated subquery
+SELECT count(*) AS groups FROM (SELECT g FROM grp GROUP BY g HAVING gpu_sum(b) > 0) q;
+SELECT count(*) AS groups FROM (SELECT g FROM grp GROUP BY g HAVING sum(b) > 0) q;
+WITH per_group AS (SELECT g, gpu_sum(d) s, gpu_topk(a, 2) t FROM grp GROUP BY g)
+SELECT gpu_sum(s) = (SELECT sum(d) FROM grp) AS sum_of_sums,
+       gpu_max(t[1]) = (SELECT max(a) FROM grp) AS max_of_tops
+FROM per_group;
+SELECT bool_and((SELECT gpu_sum(b) FROM grp WHERE grp.g = o.g) IS NOT DISTINCT FROM (SELECT sum(b) FROM grp WHERE grp.g = o.g)
+                AND (SELECT gpu_top2(d) FROM grp WHERE grp.g = o.g)
+                    IS NOT DISTINCT FROM (SELECT grp_top(array_agg(d ORDER BY d DESC), 2) FROM grp WHERE grp.g = o.g AND d IS NOT NULL))
+       AS rescans_equal
+FROM generate_series(0, 30) o(g);
+
 DROP TABLE grp;
 DROP FUNCTION grp_top(anyarray, int);

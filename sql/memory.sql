@@ -57,6 +57,32 @@ SELECT buffer_peak_bytes <= 8192 AS within_8kB FROM gpu_reduce_stats();
 SELECT gpu_sum(d) = sum(d) AS sum_float8, gpu_sum(c) = sum(c) AS sum_int8, gpu_max(b) = max(b) AS max_int4 FROM mem;
 SELECT buffer_peak_bytes <= 8192 AS within_8kB FROM gpu_reduce_stats();
 
+-- buffers of queries that end early are given back: an error in the middle
+-- of a many-group aggregate, a cursor closed half-way, a rolled back
+-- transaction; afterwards the bound still holds for a fresh query
+SET gpu_reduce.buffer_memory = '64kB';
+SELECT g, gpu_topk(c, CASE WHEN i > 250000 THEN 2 ELSE 1 END) FROM mem GROUP BY g;
+SELECT g, gpu_sum(CASE WHEN g = 5 THEN 1e308 ELSE d END) FROM mem GROUP BY g;
+BEGIN;
+DECLARE mem_cursor CURSOR FOR SELECT g, gpu_sum(b), gpu_sum(d), gpu_top2(r) FROM mem GROUP BY g;
+MOVE 2 IN mem_cursor;
+CLOSE mem_cursor;
+COMMIT;
+BEGIN;
+SELECT count(*) FROM (SELECT g, gpu_sum(c) FROM mem GROUP BY g) q;
+ROLLBACK;
+SELECT gpu_reduce_stats_reset();
+SELECT count(*) AS groups, count(*) FILTER (WHERE sb = nb AND sd = nd) AS equal
+FROM (SELECT g, gpu_sum(b) sb, sum(b) nb, gpu_sum(d) sd, sum(d) nd FROM mem GROUP BY g) q;
+SELECT buffer_peak_bytes <= 65536 AS within_64kB FROM gpu_reduce_stats();
+-- hash aggregation that spills to disk (small work_mem)
+SET work_mem = '256kB';
+SELECT gpu_reduce_stats_reset();
+SELECT count(*) AS groups, count(*) FILTER (WHERE sc = nc AND t = rt) AS equal
+FROM (SELECT g, gpu_sum(c) sc, sum(c) nc, gpu_top2(d) t, (array_agg(d ORDER BY d DESC))[1:2] rt FROM mem GROUP BY g) q;
+SELECT buffer_peak_bytes <= 65536 AS within_64kB FROM gpu_reduce_stats();
+RESET work_mem;
+
 RESET gpu_reduce.buffer_memory;
 RESET max_parallel_workers_per_gather;
 DROP TABLE mem;

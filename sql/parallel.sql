@@ -103,6 +103,15 @@ SELECT gpu_sum(a) = sum(a) AS sum_int2, gpu_sum(b) = sum(b) AS sum_int4, gpu_sum
 FROM par;
 SELECT gpu_sum(a), gpu_sum(c), gpu_sum(r), gpu_sum(d), gpu_avg(b), gpu_top2(a), gpu_min(r), gpu_max(r) FROM par;
 
+-- large states through the workers: the top 100000 of each worker
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE par_serial_k AS SELECT gpu_topk(b, 100000) kb, gpu_topk(d, 100000) kd FROM par;
+SET max_parallel_workers_per_gather = 2;
+SELECT par_plan_has('SELECT gpu_topk(b, 100000) FROM par', 'Partial Aggregate') AS partial,
+       q.kb = s.kb AS int4_same, q.kd::text = s.kd::text AS float8_same, cardinality(q.kb) AS n
+FROM (SELECT gpu_topk(b, 100000) kb, gpu_topk(d, 100000) kd FROM par) q, par_serial_k s;
+DROP TABLE par_serial_k;
+
 -- a parallel plan over a table with no non-NULL value
 CREATE TABLE par_nulls (x int8, y float8);
 INSERT INTO par_nulls SELECT NULL, NULL FROM generate_series(1, 10000);

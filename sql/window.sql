@@ -78,6 +78,14 @@ SELECT i, x, gpu_sum(x) OVER w AS sum, gpu_min(x) OVER w AS min, gpu_max(x) OVER
        gpu_avg(x) OVER w AS avg, gpu_top2(x) OVER w AS top2
 FROM (VALUES (1, 3.5::float8), (2, 1), (3, 4), (4, NULL), (5, '-0'), (6, 'NaN'), (7, 9), (8, 2), (9, 'Infinity')) v(i, x)
 WINDOW w AS (ORDER BY i ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) ORDER BY i;
+-- peers: ORDER BY a key with ties (RANGE frame), the answer is read once per peer group
+SELECT count(*) AS rows,
+       count(*) FILTER (WHERE s IS NOT DISTINCT FROM n AND v::text IS NOT DISTINCT FROM m::text
+                          AND x IS NOT DISTINCT FROM nx AND t IS NOT DISTINCT FROM rt) AS equal
+FROM (SELECT gpu_sum(d) OVER w s, sum(d) OVER w n, gpu_avg(b) OVER w v, avg(b) OVER w m,
+             gpu_min(r) OVER w x, min(r) OVER w nx, gpu_top2(a) OVER w t,
+             (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT a x FROM win w2 WHERE w2.i < (win.i / 10 + 1) * 10 AND a IS NOT NULL ORDER BY a DESC LIMIT 2) s) rt
+      FROM win WINDOW w AS (ORDER BY i / 10)) q;
 -- a frame that slides ahead of the current row
 SELECT count(*) AS rows,
        count(*) FILTER (WHERE s IS NOT DISTINCT FROM n AND t IS NOT DISTINCT FROM rt) AS equal
