@@ -112,6 +112,32 @@ SELECT par_plan_has('SELECT gpu_topk(b, 100000) FROM par', 'Partial Aggregate') 
 FROM (SELECT gpu_topk(b, 100000) kb, gpu_topk(d, 100000) kd FROM par) q, par_serial_k s;
 DROP TABLE par_serial_k;
 
+-- special float values in different workers: counts of NaN, infinities and -0
+-- travel in the serialized states
+CREATE TABLE par_special (i int, negz float8, mixz float4, infs float8, nan float4, big float8);
+INSERT INTO par_special
+SELECT i, '-0', CASE WHEN i = 15000 THEN '0'::float4 ELSE '-0' END,
+       CASE WHEN i = 1 THEN 'Infinity'::float8 WHEN i = 30000 THEN '-Infinity' ELSE 1 END,
+       CASE WHEN i = 20000 THEN 'NaN'::float4 ELSE i END,
+       CASE WHEN i IN (1, 30000) THEN 1e308 WHEN i = 15000 THEN -1e308 ELSE 0 END
+FROM generate_series(1, 30000) i;
+ALTER TABLE par_special SET (parallel_workers = 2);
+ANALYZE par_special;
+SET parallel_leader_participation = off;
+SELECT par_plan_has('SELECT gpu_sum(negz) FROM par_special', 'Partial Aggregate') AS partial;
+SELECT gpu_sum(negz) AS sum_negz, gpu_max(negz) AS max_negz, gpu_sum(mixz) AS sum_mixz,
+       gpu_min(mixz) AS min_mixz, gpu_max(mixz) AS max_mixz, gpu_top2(mixz) AS top2_mixz
+FROM par_special;                                       -- -0 -0 0 -0 0 {0,-0}
+SELECT gpu_sum(infs) AS sum_infs, gpu_sum(infs) FILTER (WHERE i < 30000) AS sum_pinf,
+       gpu_max(infs) AS max_infs, gpu_min(infs) AS min_infs, gpu_avg(infs) AS avg_infs
+FROM par_special;                                       -- NaN Infinity Infinity -Infinity NaN
+SELECT gpu_sum(nan) AS sum_nan, gpu_max(nan) AS max_nan, gpu_top2(nan) AS top2_nan,
+       gpu_sum(nan) FILTER (WHERE i <> 20000) AS sum_without
+FROM par_special;                                       -- NaN NaN {NaN,30000} 449995000 rounded to real: 449995008
+SELECT gpu_sum(big) AS sum_big FROM par_special;        -- 1e+308 (no overflow: the exact sum is 1e308)
+RESET parallel_leader_participation;
+DROP TABLE par_special;
+
 -- a parallel plan over a table with no non-NULL value
 CREATE TABLE par_nulls (x int8, y float8);
 INSERT INTO par_nulls SELECT NULL, NULL FROM generate_series(1, 10000);
