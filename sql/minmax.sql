@@ -46,6 +46,9 @@ SELECT gpu_min(r), gpu_max(r), gpu_min(d), gpu_max(d) FROM minmax;   -- -Infinit
 SELECT gpu_max(r) = max(r) AND gpu_max(d) = max(d) AS nan_like_native FROM minmax;
 SELECT gpu_min(x), gpu_max(x) FROM (VALUES ('NaN'::float8), ('Infinity')) v(x);        -- Infinity NaN
 SELECT gpu_min(x), gpu_max(x) FROM (VALUES ('NaN'::float4), ('NaN')) v(x);             -- NaN NaN
+-- a NaN with its sign bit set is NaN all the same
+SELECT gpu_min(x), gpu_max(x) FROM (VALUES (-('NaN'::float8)), (1), (2)) v(x);          -- 1 NaN
+SELECT gpu_min(x), gpu_max(x) FROM (VALUES (-('NaN'::float4)), (1), (2)) v(x);          -- 1 NaN
 
 -- the smallest subnormals
 SELECT gpu_min(x), gpu_max(x) FROM (VALUES (5e-324::float8), (1e-323), (-5e-324), (0)) v(x);  -- -5e-324 1e-323

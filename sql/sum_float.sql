@@ -42,6 +42,7 @@ SELECT gpu_sum(x) AS gpu FROM (VALUES (1::float8), (-1)) v(x);           -- 0
 -- NaN and infinities
 SELECT gpu_sum(x) AS gpu FROM (VALUES (1::float8), ('NaN'), (2)) v(x);                    -- NaN
 SELECT gpu_sum(x) AS gpu FROM (VALUES ('NaN'::float8), ('Infinity')) v(x);                -- NaN
+SELECT gpu_sum(x) AS gpu FROM (VALUES (1::float8), (-('NaN'::float8))) v(x);               -- NaN
 SELECT gpu_sum(x) AS gpu FROM (VALUES ('Infinity'::float8), ('-Infinity')) v(x);          -- NaN
 SELECT gpu_sum(x) AS gpu FROM (VALUES ('Infinity'::float8), (1), ('Infinity')) v(x);      -- Infinity
 SELECT gpu_sum(x) AS gpu FROM (VALUES ('-Infinity'::float8), (-1e308)) v(x);              -- -Infinity

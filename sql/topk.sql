@@ -79,6 +79,9 @@ SELECT gpu_top2(x) FROM (VALUES ('0'::float8), ('-0')) v(x);                  --
 SELECT gpu_topk(x, 1) FROM (VALUES ('-0'::float4), ('0'), ('-0')) v(x);       -- {0}
 SELECT gpu_topk(x, 3) FROM (VALUES ('-0'::float4), ('0'), ('-0')) v(x);       -- {0,-0,-0}
 SELECT gpu_topk(x, 2) FROM (VALUES (-1::float8), ('-0'), ('-0')) v(x);        -- {-0,-0}
+-- a NaN with its sign bit set is NaN all the same
+SELECT gpu_topk(x, 3) FROM (VALUES (1::float8), (-('NaN'::float8)), (2)) v(x);         -- {NaN,2,1}
+SELECT gpu_top2(x) FROM (VALUES (1::float4), (-('NaN'::float4)), (2)) v(x);            -- {NaN,2}
 -- NaN greatest, across many rows and batches
 SELECT gpu_top2(CASE WHEN g = 777 THEN 'NaN'::float8 ELSE g END) FROM generate_series(1, 2000) g;   -- {NaN,2000}
 SELECT gpu_topk(CASE WHEN g % 1000 = 0 THEN 'NaN'::float4 ELSE g END, 3) FROM generate_series(1, 5000) g; -- {NaN,NaN,NaN}
