@@ -92,42 +92,45 @@ gr_xsum_add_double(GrXsum *x, double v)
 		gr_xsum_normalize(x);
 }
 
-/* Add n doubles, normalizing often enough that no limb can overflow. */
-void
-gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n)
+/*
+ * Add n doubles, or floats widened exactly to double, normalizing often
+ * enough that no limb can overflow.
+ */
+static void
+add_values(GrXsum *x, const void *values, bool floats, int64_t n)
 {
-	while (n > 0)
+	int64_t		done = 0;
+
+	while (done < n)
 	{
 		int64_t		room = GR_XSUM_MAX_UNNORMALIZED - x->pending;
-		int64_t		chunk = n < room ? n : room;
+		int64_t		end = n - done < room ? n : done + room;
 
-		for (int64_t i = 0; i < chunk; i++)
-			xsum_add_bits(x, double_bits(v[i]));
-		x->pending += chunk;
-		v += chunk;
-		n -= chunk;
+		if (floats)
+			for (int64_t i = done; i < end; i++)
+				xsum_add_bits(x, double_bits((double) ((const float *) values)[i]));
+		else
+			for (int64_t i = done; i < end; i++)
+				xsum_add_bits(x, double_bits(((const double *) values)[i]));
+		x->pending += end - done;
+		done = end;
 		if (x->pending >= GR_XSUM_MAX_UNNORMALIZED)
 			gr_xsum_normalize(x);
 	}
+}
+
+/* Add n doubles. */
+void
+gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n)
+{
+	add_values(x, v, false, n);
 }
 
 /* Add n floats; each converts to double exactly. */
 void
 gr_xsum_add_floats(GrXsum *x, const float *v, int64_t n)
 {
-	while (n > 0)
-	{
-		int64_t		room = GR_XSUM_MAX_UNNORMALIZED - x->pending;
-		int64_t		chunk = n < room ? n : room;
-
-		for (int64_t i = 0; i < chunk; i++)
-			xsum_add_bits(x, double_bits((double) v[i]));
-		x->pending += chunk;
-		v += chunk;
-		n -= chunk;
-		if (x->pending >= GR_XSUM_MAX_UNNORMALIZED)
-			gr_xsum_normalize(x);
-	}
+	add_values(x, v, true, n);
 }
 
 /*
