@@ -32,8 +32,7 @@ FROM (SELECT g, gpu_sum(b) sb, sum(b) nb, gpu_sum(c) sc, sum(c) nc, gpu_sum(d) s
              gpu_top2(b) t2, (array_agg(b ORDER BY b DESC))[1:2] rt2,
              gpu_topk(d, 3) t3, (array_agg(d ORDER BY d DESC))[1:3] rt3
       FROM mem GROUP BY g) q;
-SELECT buffer_peak_bytes <= 65536 AS within_64kB, buffer_peak_bytes > 0 AS buffered, gpu_rows + cpu_rows > 0 AS reduced
-FROM gpu_reduce_stats();
+SELECT buffer_peak_bytes <= 65536 AS within_64kB, gpu_rows + cpu_rows > 0 AS reduced FROM gpu_reduce_stats();
 
 -- sorted group aggregation: one group at a time
 SET enable_hashagg = off;

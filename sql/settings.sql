@@ -48,7 +48,7 @@ SET gpu_reduce.batch_rows = 3;
 SET gpu_reduce.min_gpu_rows = 1;
 SELECT gpu_sum(b) = sum(b) AS sum_int4, gpu_sum(d) = sum(d) AS sum_float8, gpu_avg(b)::text = avg(b)::text AS avg_int4,
        gpu_max(d) = max(d) AS max_float8, gpu_top2(b) AS top2
-FROM settings_t;
+FROM settings_t WHERE i <= 1500;
 SET gpu_reduce.batch_rows = 1000000;
 SET gpu_reduce.min_gpu_rows = 1000000;
 SELECT gpu_sum(b) = sum(b) AS sum_int4, gpu_sum(d) = sum(d) AS sum_float8, gpu_avg(b)::text = avg(b)::text AS avg_int4,
@@ -64,8 +64,10 @@ SELECT gpu_reduce_stats_reset();
 SELECT * FROM gpu_reduce_stats();
 SET max_parallel_workers_per_gather = 0;
 SELECT gpu_sum(b) FROM settings_t;
+-- (batch buffers may live in the backend or, on a GPU host, in shared memory:
+-- buffer_peak_bytes is not printed here)
 SELECT gpu_rows + cpu_rows AS rows_reduced, gpu_batches + cpu_batches > 0 AS batches_ran,
-       buffer_peak_bytes > 0 AS buffered, gpu_bytes >= 0 AS gpu_bytes, gpu_fallbacks >= 0 AS fallbacks
+       gpu_bytes >= 0 AS gpu_bytes, gpu_fallbacks >= 0 AS fallbacks
 FROM gpu_reduce_stats();
 SELECT gpu_sum(b), gpu_max(d) FROM settings_t WHERE i <= 1000;
 SELECT gpu_rows + cpu_rows AS rows_reduced FROM gpu_reduce_stats();
