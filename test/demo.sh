@@ -68,7 +68,7 @@ SELECT * FROM gpu_reduce_devices();
 RESET client_min_messages;
 SELECT count(*) AS rows FROM demo;
 SELECT gpu_reduce_stats_reset();
-SELECT (demo_compare(label, gpu_q, native_q, $REPEAT)).* FROM (VALUES
+SELECT c.* FROM (VALUES
   ('sum(smallint)',  'SELECT gpu_sum(a)::text FROM demo', 'SELECT sum(a)::text FROM demo'),
   ('sum(integer)',   'SELECT gpu_sum(b)::text FROM demo', 'SELECT sum(b)::text FROM demo'),
   ('sum(bigint)',    'SELECT gpu_sum(c)::text FROM demo', 'SELECT sum(c)::text FROM demo'),
@@ -101,7 +101,8 @@ SELECT (demo_compare(label, gpu_q, native_q, $REPEAT)).* FROM (VALUES
                        'SELECT md5(string_agg(s::text, '','' ORDER BY g)) FROM (SELECT g, sum(d) s FROM demo GROUP BY g) q'),
   ('avg(bigint) by g', 'SELECT md5(string_agg(s::text, '','' ORDER BY g)) FROM (SELECT g, gpu_avg(c) s FROM demo GROUP BY g) q',
                        'SELECT md5(string_agg(s::text, '','' ORDER BY g)) FROM (SELECT g, avg(c) s FROM demo GROUP BY g) q')
-) v(label, gpu_q, native_q);
+) v(label, gpu_q, native_q),
+LATERAL demo_compare(label, gpu_q, native_q, $REPEAT) c;
 SELECT * FROM gpu_reduce_stats();
 SQL
 echo "note: real and double precision sums differ where the native sum rounds after every row; gpu_sum is exact."
