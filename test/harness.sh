@@ -90,7 +90,7 @@ gr_build() {
 	if [ -n "$flags" ]; then mk+=($flags); fi
 	if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$flags" ]; then
 		gr_log "make clean (make flags now: '${flags}')"
-		"${mk[@]}" clean >/dev/null
+		"${mk[@]}" clean >/dev/null 2>&1 || true
 	fi
 	gr_log "building: ${mk[*]}"
 	"${mk[@]}" -j"$(nproc 2>/dev/null || echo 2)" || gr_die "build failed"

@@ -32,6 +32,8 @@ for p in $PASSES; do
 	esac
 done
 
+gr_ensure_packages
+
 if [ -n "${GPU_REDUCE_TESTS:-}" ]; then
 	TESTS=${GPU_REDUCE_TESTS//,/ }
 else
@@ -40,7 +42,6 @@ fi
 [ -n "${TESTS// /}" ] || gr_die "no tests found in $GR_ROOT/sql"
 NTESTS=$(echo $TESTS | wc -w)
 
-gr_ensure_packages
 gr_build
 gr_init_cluster
 
