@@ -64,11 +64,10 @@ gr_ensure_packages() {
 	if [ "$(id -u)" -eq 0 ]; then
 		command -v apt-get >/dev/null 2>&1 ||
 			gr_die "missing packages: $missing (and no apt-get to install them; set PG_CONFIG to a PostgreSQL 15 pg_config)"
-		gr_log "installing: $missing"
+		gr_log "missing: $missing; installing postgresql-15 postgresql-server-dev-15 make gcc"
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update </dev/null
-		# shellcheck disable=SC2086
-		apt-get install -y $missing </dev/null
+		apt-get install -y postgresql-15 postgresql-server-dev-15 make gcc </dev/null
 		missing=$(gr_missing_packages | sort -u | tr '\n' ' ')
 		[ -z "${missing% }" ] || gr_die "still missing after apt-get install: $missing"
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
