@@ -27,6 +27,7 @@
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
 
 static int	reps = 21;
+static bool only_xsum = false;	/* --only=xsum: just the exact sums */
 static int	failures = 0;
 static cudaStream_t stream;
 
@@ -220,6 +221,8 @@ main(int argc, char **argv)
 			n = atoll(argv[i] + 4);
 		else if (strncmp(argv[i], "--reps=", 7) == 0)
 			reps = atoi(argv[i] + 7);
+		else if (strcmp(argv[i], "--only=xsum") == 0)
+			only_xsum = true;
 	}
 	CK(gr_cuda_device_info(0, &info));
 	printf("device: %s, %d SMs, %.1f GiB; n = %lld values per type, median of %d runs\n",
@@ -241,20 +244,26 @@ main(int argc, char **argv)
 		bool		is_float = type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8;
 		size_t		bytes = (size_t) n * ref_type_bytes(type);
 
+		if (only_xsum && !is_float)
+			continue;
+
 		CKR(gr_fill(d, type, PAT_RANDOM, n, 1234 + type));
 		CKR(cudaDeviceSynchronize());
 		CKR(cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost));
-		if (!is_float)
+		if (!is_float && !only_xsum)
 		{
 			snprintf(label, sizeof(label), "sum %s", type_name[type]);
 			bench_one(ctx, label, type, GR_CUDA_SUM, 0, d, h, n, d_cub_out, res, true);
 		}
-		snprintf(label, sizeof(label), "min %s", type_name[type]);
-		bench_one(ctx, label, type, GR_CUDA_MIN, 1, d, h, n, d_cub_out, res, true);
-		snprintf(label, sizeof(label), "max %s", type_name[type]);
-		bench_one(ctx, label, type, GR_CUDA_MAX, 2, d, h, n, d_cub_out, res, true);
-		snprintf(label, sizeof(label), "top2 %s", type_name[type]);
-		bench_one(ctx, label, type, GR_CUDA_TOP2, 2, d, h, n, d_cub_out, res, true);
+		if (!only_xsum)
+		{
+			snprintf(label, sizeof(label), "min %s", type_name[type]);
+			bench_one(ctx, label, type, GR_CUDA_MIN, 1, d, h, n, d_cub_out, res, true);
+			snprintf(label, sizeof(label), "max %s", type_name[type]);
+			bench_one(ctx, label, type, GR_CUDA_MAX, 2, d, h, n, d_cub_out, res, true);
+			snprintf(label, sizeof(label), "top2 %s", type_name[type]);
+			bench_one(ctx, label, type, GR_CUDA_TOP2, 2, d, h, n, d_cub_out, res, true);
+		}
 		if (is_float)
 		{
 			const int	pats[] = {PAT_RANDOM, PAT_WIDE, PAT_SPECIAL, PAT_CANCEL, PAT_EQUAL,
@@ -282,6 +291,9 @@ main(int argc, char **argv)
 			double		ms;
 			bool		ok;
 
+			if (only_xsum)
+				continue;
+
 			CK(gr_cuda_host_alloc((size_t) k * 8, (void **) &topk));
 			CKR(gr_fill(d, type, PAT_RANDOM, topk_n, 5 + k));
 			CKR(cudaDeviceSynchronize());
@@ -301,6 +313,7 @@ main(int argc, char **argv)
 		}
 
 	/* the service's path: 8 MiB pinned slots, copy in + exact sum + copy out, 4 streams */
+	if (!only_xsum)
 	{
 		const int	NCTX = 4,
 					BATCHES = 64;

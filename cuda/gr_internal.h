@@ -25,15 +25,34 @@ struct GrReducePolicy
 };
 
 /*
- * The exact float sum holds 8-16 doubles and its bins per thread: at 4
- * blocks per SM (64 registers) it spilled, at 2 it fits in 114 registers and
- * still keeps 32 KiB of loads in flight per SM.
+ * The exact float sum holds 16 values and its bins per thread: at 4 blocks
+ * per SM (64 registers) it spilled, at 2 it fits in about 110 registers.
+ * UNROLL is 16-byte loads per thread and step: 8 for float8 (64 KiB in
+ * flight per SM), 4 for float4 (whose 16 values become doubles).  The bins
+ * per value (NB8, NB4) trade FP64 adds for exact range (gr_xsum.cu).  Macros
+ * only so that variants can be benchmarked.
  */
+#ifndef GR_XSUM_MIN_BLOCKS
+#define GR_XSUM_MIN_BLOCKS 2
+#endif
+#ifndef GR_XSUM_UNROLL8
+#define GR_XSUM_UNROLL8 8
+#endif
+#ifndef GR_XSUM_UNROLL4
+#define GR_XSUM_UNROLL4 4
+#endif
+#ifndef GR_XSUM_NB8
+#define GR_XSUM_NB8 4
+#endif
+#ifndef GR_XSUM_NB4
+#define GR_XSUM_NB4 3
+#endif
+template <int UNROLL_>
 struct GrXsumPolicy
 {
 	static constexpr int THREADS = 256;
-	static constexpr int UNROLL = 4;
-	static constexpr int MIN_BLOCKS = 2;	/* 114 registers: no spills */
+	static constexpr int UNROLL = UNROLL_;
+	static constexpr int MIN_BLOCKS = GR_XSUM_MIN_BLOCKS;
 };
 
 /* fields of one block's exact-sum partial: limbs, nan, pinf, ninf, negzero */

@@ -11,16 +11,22 @@
  * fewer than 2^18 of them went in, x = d_0 + ... + d_{NB-1} + r holds
  * exactly; r is zero unless x has bits below q_{NB-1}, and then that
  * remainder goes to the slow path.  That is 3 double adds per bin and value,
- * cheap next to the memory traffic on Hopper's FP64 units, and no shared
- * memory traffic at all for data of a sane dynamic range (about 44 binades
- * below the warp's largest value for float8, 73 for float4).
+ * well within Hopper's FP64 rate at full memory bandwidth, and no shared
+ * memory traffic at all for data of a sane dynamic range: a float8 with bits
+ * down to 2^(e-52) is exact in NB8 = 4 bins while e >= T - 76, i.e. about 70
+ * binades below the warp's largest value; a float4 (24-bit significand) in
+ * NB4 = 3 bins while e >= T - 73.  With one bin fewer each was about 8%
+ * faster on uniform data but 6-20x slower on data spread over 2^-20..2^20
+ * (bench/NOTES.md).
  *
  * T is chosen per warp (so a flush can sum the warp's bins with shuffles)
  * from the largest exponent seen, with a few binades of margin, and only
  * ever raised: a value too large for the bins makes the warp flush and
- * rebase.  NaN, infinities, values >= 2^1000 and remainders are added
- * exactly as 32-bit digits into the block's 67-limb accumulator in shared
- * memory by atomics.  Bins flush into the same accumulator, the block
+ * rebase.  NaN, infinities and -0.0 are counted per lane; values >= 2^1000
+ * and remainders are added exactly as 32-bit digits into the block's
+ * 67-limb accumulator in shared memory by atomics (the slow path, about 15x
+ * slower, for data spread over the whole double range).  Bins flush into
+ * the same accumulator, the block
  * normalizes it and publishes it, and the last block to finish adds all
  * blocks' limbs and normalizes again, so every output limb is below 2^32
  * except the top one, which holds the (small) signed carry.
@@ -111,7 +117,10 @@ struct GrXsumThread
 	double		lim;			/* 2^T: the fast path takes |x| < lim */
 	int			T;
 	int			iters;			/* steps since the last flush */
-	unsigned int negzero;
+	unsigned int negzero;		/* counts kept per lane: no atomics per value */
+	unsigned int nan;
+	unsigned int pinf;
+	unsigned int ninf;
 
 	/* Empty bins for the current T. */
 	__device__ __forceinline__ void reset()
@@ -189,7 +198,16 @@ gr_xsum_rebase(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 	{
 		if (!(fabs(x[i]) < st.lim))
 		{
-			gr_xsum_add_slow(acc, x[i]);
+			long long	b = __double_as_longlong(x[i]);
+
+			if ((b & 0x7FFFFFFFFFFFFFFFLL) > 0x7FF0000000000000LL)
+				st.nan++;
+			else if (b == (long long) 0xFFF0000000000000ULL)
+				st.ninf++;
+			else if (b == 0x7FF0000000000000LL)
+				st.pinf++;
+			else
+				gr_xsum_add_slow(acc, x[i]);
 			x[i] = 0.0;
 		}
 	}
@@ -305,7 +323,7 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 		gr_xsum_add_slow(s_acc, (double) sp.tail_ptr[gtid]);
 
 	st.T = GrXsumThread<NB>::TMIN;
-	st.negzero = 0;
+	st.negzero = st.nan = st.pinf = st.ninf = 0;
 	st.reset();
 
 	for (int64_t t = blockIdx.x; t < full; t += gridDim.x)
@@ -336,9 +354,17 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 		gr_xsum_step<NB, N, FLUSH_STEPS>(s_acc, x, st);
 	}
 	st.flush(s_acc);
-	st.negzero = __reduce_add_sync(GR_FULL_MASK, st.negzero);
-	if (lane == 0 && st.negzero != 0)
-		atomicAdd(&s_acc.f[GR_XF_NEGZERO], (unsigned long long) st.negzero);
+	{
+		unsigned int c[4] = {st.nan, st.pinf, st.ninf, st.negzero};
+
+#pragma unroll
+		for (int i = 0; i < 4; i++)
+		{
+			c[i] = __reduce_add_sync(GR_FULL_MASK, c[i]);
+			if (lane == 0 && c[i] != 0)
+				atomicAdd(&s_acc.f[GR_XF_NAN + i], (unsigned long long) c[i]);
+		}
+	}
 	__syncthreads();
 	if (threadIdx.x == 0)
 		gr_xsum_normalize_limbs(s_f);
@@ -373,27 +399,28 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 		gr_xsum_store(result, s_f, n, op_tag);
 }
 
-/* float8 uses 3 bins (44 binades of exact range), float4 2 (73 binades). */
+/* Launch the exact sum for float8 or float4 (bins and unroll: gr_internal.h). */
 cudaError_t
 gr_launch_xsum(const GrScratch *s, GrCudaType type, const void *values,
 			   int64_t n, cudaStream_t stream)
 {
-	typedef GrXsumPolicy P;
 	long long  *partials = static_cast<long long *>(s->partials);
 
 	if (type == GR_CUDA_FLOAT8)
 	{
+		typedef GrXsumPolicy<GR_XSUM_UNROLL8> P;
 		int			grid = gr_grid_size<P, double>(n, s->sm_count * P::MIN_BLOCKS);
 
-		gr_xsum_kernel<P, double, 3><<<grid, P::THREADS, 0, stream>>>(
+		gr_xsum_kernel<P, double, GR_XSUM_NB8><<<grid, P::THREADS, 0, stream>>>(
 			static_cast<const double *>(values), n, partials, s->counter,
 			s->result, (int32_t) GR_CUDA_SUM);
 	}
 	else if (type == GR_CUDA_FLOAT4)
 	{
+		typedef GrXsumPolicy<GR_XSUM_UNROLL4> P;
 		int			grid = gr_grid_size<P, float>(n, s->sm_count * P::MIN_BLOCKS);
 
-		gr_xsum_kernel<P, float, 2><<<grid, P::THREADS, 0, stream>>>(
+		gr_xsum_kernel<P, float, GR_XSUM_NB4><<<grid, P::THREADS, 0, stream>>>(
 			static_cast<const float *>(values), n, partials, s->counter,
 			s->result, (int32_t) GR_CUDA_SUM);
 	}
