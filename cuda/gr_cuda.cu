@@ -70,12 +70,14 @@ gr_type_bytes(GrCudaType type)
 	return 0;
 }
 
+/* Text of this thread's last failure. */
 extern "C" const char *
 gr_cuda_last_error(void)
 {
 	return gr_errmsg;
 }
 
+/* Usable devices; no driver or no GPU counts as zero, not as an error. */
 extern "C" int
 gr_cuda_device_count(int *count)
 {
@@ -92,6 +94,7 @@ gr_cuda_device_count(int *count)
 	return gr_check(err, "cudaGetDeviceCount");
 }
 
+/* Name, SM count, compute capability and memory of one device. */
 extern "C" int
 gr_cuda_device_info(int device, GrCudaDeviceInfo *info)
 {
@@ -121,6 +124,7 @@ gr_alloc(GrCudaContext *c, void **p, size_t bytes, const char *what)
 	return rc;
 }
 
+/* One stream and all its scratch, allocated now so that queueing never allocates. */
 extern "C" int
 gr_cuda_context_create(int device, int64_t stage_values, int64_t topk_values,
 					   GrCudaContext **ctx)
@@ -180,6 +184,7 @@ gr_cuda_context_create(int device, int64_t stage_values, int64_t topk_values,
 	return GR_CUDA_OK;
 }
 
+/* Wait for the stream, then free everything; safe on a half-built context. */
 extern "C" void
 gr_cuda_context_destroy(GrCudaContext *c)
 {
@@ -201,12 +206,14 @@ gr_cuda_context_destroy(GrCudaContext *c)
 	free(c);
 }
 
+/* Device bytes this context holds (for the service's memory accounting). */
 extern "C" int64_t
 gr_cuda_context_scratch_bytes(const GrCudaContext *c)
 {
 	return c->scratch_bytes;
 }
 
+/* The context's stream, for callers that time or order work around it. */
 extern "C" void *
 gr_cuda_context_stream(const GrCudaContext *c)
 {
@@ -289,6 +296,7 @@ gr_queue(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 	return GR_CUDA_OK;
 }
 
+/* Queue a reduction of values already on the device. */
 extern "C" int
 gr_cuda_reduce_device(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 					  const void *values, int64_t n, GrCudaResult *result,
@@ -303,6 +311,7 @@ gr_cuda_reduce_device(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 	return gr_queue(c, type, op, k, values, n, result, topk);
 }
 
+/* Queue copy in to the staging buffer, then the reduction, on one stream. */
 extern "C" int
 gr_cuda_reduce_host(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 					const void *values, int64_t n, GrCudaResult *result,
@@ -325,6 +334,7 @@ gr_cuda_reduce_host(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 	return gr_queue(c, type, op, k, c->stage, n, result, topk);
 }
 
+/* Non-blocking: has everything queued on the context finished? */
 extern "C" int
 gr_cuda_poll(GrCudaContext *c, int *done)
 {
@@ -336,12 +346,14 @@ gr_cuda_poll(GrCudaContext *c, int *done)
 	return gr_check(err, "cudaStreamQuery");
 }
 
+/* Block until everything queued on the context has finished. */
 extern "C" int
 gr_cuda_sync(GrCudaContext *c)
 {
 	return gr_check(cudaStreamSynchronize(c->stream), "cudaStreamSynchronize");
 }
 
+/* Pin an existing mapping (a shared-memory slot) so copies from it are async. */
 extern "C" int
 gr_cuda_host_register(void *ptr, size_t bytes)
 {
@@ -349,18 +361,21 @@ gr_cuda_host_register(void *ptr, size_t bytes)
 					"cudaHostRegister");
 }
 
+/* Undo gr_cuda_host_register. */
 extern "C" int
 gr_cuda_host_unregister(void *ptr)
 {
 	return gr_check(cudaHostUnregister(ptr), "cudaHostUnregister");
 }
 
+/* Pinned host memory, e.g. for results. */
 extern "C" int
 gr_cuda_host_alloc(size_t bytes, void **ptr)
 {
 	return gr_check(cudaHostAlloc(ptr, bytes, cudaHostAllocPortable), "cudaHostAlloc");
 }
 
+/* Free gr_cuda_host_alloc memory; NULL is fine. */
 extern "C" void
 gr_cuda_host_free(void *ptr)
 {
