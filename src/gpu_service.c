@@ -90,6 +90,8 @@ open_devices(void)
 	int			count = 0;
 	int			opened = 0;
 	int64		stage_values = gr_shared->slot_bytes / sizeof(int64);
+	/* top-k sorts a whole slot: as many values as int2 ones fit */
+	int64		topk_values = gr_shared->slot_bytes / sizeof(int16);
 
 	if (gr_cuda_device_count(&count) != GR_CUDA_OK || count == 0)
 	{
@@ -111,7 +113,7 @@ open_devices(void)
 		{
 			GrCudaContext *ctx;
 
-			if (gr_cuda_context_create(d, stage_values, stage_values, &ctx) != GR_CUDA_OK)
+			if (gr_cuda_context_create(d, stage_values, topk_values, &ctx) != GR_CUDA_OK)
 			{
 				ereport(LOG,
 						(errmsg("gpu_reduce service could not set up GPU %d: %s",
