@@ -2,7 +2,8 @@
 # The GPU-host proof of gpu_reduce's GPU back end.  For a machine with an
 # NVIDIA GPU and no PostgreSQL: it starts the relocatable PostgreSQL 15 of
 # shared/gpuhost (copied into the checkout as .gpuhost/), installs the
-# extension (a carried gpu_reduce.so if present, else it builds one) and, with
+# extension (a carried build, .gpubuild/gpu_reduce.so or $GPU_REDUCE_SO, if
+# present, else it builds one) and, with
 # shared_preload_libraries = gpu_reduce and gpu_reduce.min_gpu_rows = 1:
 #   1. runs the whole pg_regress suite unchanged (every batch on the GPU);
 #   2. runs test/gpu/gpu_only.sql, which checks with gpu_reduce_stats() that
@@ -22,8 +23,9 @@ fail=0
 
 bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
 source "$dir/pgroot/activate.sh"
-if [ -f "$root/gpu_reduce.so" ]; then
-	install -m 755 "$root/gpu_reduce.so" "$(pg_config --pkglibdir)/"
+so=${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}
+if [ -f "$so" ]; then
+	install -m 755 "$so" "$(pg_config --pkglibdir)/gpu_reduce.so"
 	install -m 644 "$root/gpu_reduce.control" "$root/gpu_reduce--1.0.sql" \
 		"$(pg_config --sharedir)/extension/"
 else
@@ -40,7 +42,7 @@ nvidia-smi --query-gpu=name,memory.used --format=csv | tee "$out/nvidia-smi.txt"
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
 
 echo "== devices"
-psql_ -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
+psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
 
 echo "== 1. pg_regress suite, every batch on the GPU"
 rm -rf "$out/regress"
@@ -55,10 +57,13 @@ psql_ -v ON_ERROR_STOP=1 -f "$root/test/gpu/gpu_only.sql" 2>&1 | tee "$out/gpu_o
 grep -q "gpu_only: all checks passed" "$out/gpu_only.log" || fail=1
 
 echo "== 3. 32 concurrent sessions"
+psql_ -c "DROP TABLE IF EXISTS conc_t" -c "CREATE TABLE conc_t AS
+	SELECT (i * 7919 % 1000003 - 500000)::int8 AS x, (i % 1000 - 500)::float8 * 0.125 AS f
+	FROM generate_series(1, 3000000) i"
 for i in $(seq 1 32); do
 	psql_ -At -c "SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) AND gpu_avg(x)::text = avg(x)::text
-	              AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM gpu_t ORDER BY x DESC LIMIT 2) s)
-	              FROM gpu_t" >"$out/concurrent.$i" 2>&1 &
+	              AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM conc_t ORDER BY x DESC LIMIT 2) s)
+	              FROM conc_t" >"$out/concurrent.$i" 2>&1 &
 done
 wait
 ok=$(cat "$out"/concurrent.* | grep -c '^t$')
