@@ -36,7 +36,7 @@ fi
 opts="-k $dir/sock -c listen_addresses='' -c shared_preload_libraries=gpu_reduce"
 opts="$opts -c gpu_reduce.min_gpu_rows=1 -c gpu_reduce.slots=128 -c shared_buffers=8GB -c max_connections=100"
 opts="$opts -c max_worker_processes=32 -c max_parallel_workers=16"
-su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null ||
+su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null ||
 	{ tail -30 "$dir/log/server.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.used --format=csv | tee "$out/nvidia-smi.txt"
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
