@@ -21,6 +21,11 @@ dir=/tmp/pg
 mkdir -p "$out"
 fail=0
 
+# a server left by an earlier run on this machine goes first
+if [ -f "$dir/data/postmaster.pid" ]; then
+	(source "$dir/pgroot/activate.sh" &&
+		su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data stop -m fast" >/dev/null)
+fi
 bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
 source "$dir/pgroot/activate.sh"
 so=${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}
