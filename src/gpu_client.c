@@ -60,7 +60,7 @@ bool
 gr_gpu_wanted(GrState *st)
 {
 	return gr_enabled && gr_shared != NULL &&
-		pg_atomic_read_u32(&gr_shared->ready) != 0 && cuda_op(st) >= 0;
+		pg_atomic_read_u32(&gr_shared->ready) == GR_SERVICE_READY && cuda_op(st) >= 0;
 }
 
 /* Whether the GPU service process is alive. */
@@ -326,7 +326,10 @@ gpu_reduce_devices(PG_FUNCTION_ARGS)
 		ereport(NOTICE,
 				(errmsg("the gpu_reduce GPU service is not running; every batch is reduced on the CPU"),
 				 errhint("Add gpu_reduce to shared_preload_libraries and restart the server to use the GPU.")));
-	else if (pg_atomic_read_u32(&gr_shared->ready) == 0)
+	else if (pg_atomic_read_u32(&gr_shared->ready) == GR_SERVICE_STARTING)
+		ereport(NOTICE,
+				(errmsg("the gpu_reduce GPU service is starting; until it is ready, batches are reduced on the CPU")));
+	else if (pg_atomic_read_u32(&gr_shared->ready) == GR_SERVICE_NO_GPU)
 		ereport(NOTICE,
 				(errmsg("the gpu_reduce GPU service found no usable GPU; every batch is reduced on the CPU"),
 				 errhint("The server log says why.")));

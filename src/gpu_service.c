@@ -244,7 +244,7 @@ dispatch_slots(void)
 static void
 service_exit(int code, Datum arg)
 {
-	pg_atomic_write_u32(&gr_shared->ready, 0);
+	pg_atomic_write_u32(&gr_shared->ready, GR_SERVICE_STARTING);
 	gr_shared->service_pid = 0;
 	for (int s = 0; s < nstreams; s++)
 		if (streams[s].slot >= 0)
@@ -273,8 +273,10 @@ gr_service_main(Datum arg)
 					(errmsg("gpu_reduce service could not pin the slot memory: %s",
 							gr_cuda_last_error())));
 		else
-			pg_atomic_write_u32(&gr_shared->ready, 1);
+			pg_atomic_write_u32(&gr_shared->ready, GR_SERVICE_READY);
 	}
+	if (pg_atomic_read_u32(&gr_shared->ready) != GR_SERVICE_READY)
+		pg_atomic_write_u32(&gr_shared->ready, GR_SERVICE_NO_GPU);
 
 	while (!ShutdownRequestPending)
 	{
@@ -285,7 +287,7 @@ gr_service_main(Datum arg)
 			ConfigReloadPending = false;
 			ProcessConfigFile(PGC_SIGHUP);
 		}
-		if (pg_atomic_read_u32(&gr_shared->ready) == 0)
+		if (pg_atomic_read_u32(&gr_shared->ready) != GR_SERVICE_READY)
 		{
 			/* no GPU: stay, so that the postmaster does not restart us */
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -297,11 +299,17 @@ gr_service_main(Datum arg)
 		(void) poll_streams();
 		dispatch_slots();
 		busy = poll_streams();
-		if (busy > 0)
-			pg_usleep(20);		/* results land within microseconds */
-		else
+
+		/*
+		 * While batches are on a GPU, poll without sleeping: a backend may
+		 * be waiting for the result, and a sleep's timer slack alone would
+		 * be longer than the GPU work.  Idle, sleep until a submit.
+		 */
+		if (busy == 0)
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 1000L, PG_WAIT_EXTENSION);
+		else
+			CHECK_FOR_INTERRUPTS();
 	}
 	proc_exit(0);
 }

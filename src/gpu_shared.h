@@ -35,6 +35,14 @@ typedef enum GrSlotState
 	GR_SLOT_ABANDONED
 } GrSlotState;
 
+/* What the GPU service is doing. */
+typedef enum GrServiceState
+{
+	GR_SERVICE_STARTING = 0,	/* not running, or opening the GPUs */
+	GR_SERVICE_READY = 1,		/* reducing on at least one GPU */
+	GR_SERVICE_NO_GPU = 2		/* running, but found no usable GPU */
+} GrServiceState;
+
 /* One slot's descriptor; its values and top-k keys live in the data area. */
 typedef struct GrSlot
 {
@@ -60,7 +68,7 @@ typedef struct GrDeviceEntry
 
 typedef struct GrShared
 {
-	pg_atomic_uint32 ready;		/* service is up with at least one GPU */
+	pg_atomic_uint32 ready;		/* GrServiceState */
 	pid_t		service_pid;	/* 0 while no service runs */
 	int			service_procno; /* pgprocno of the service, for its latch */
 	int			ndevices;

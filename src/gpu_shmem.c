@@ -66,7 +66,7 @@ startup_shmem(void)
 		char	   *area;
 
 		memset(gr_shared, 0, sizeof(GrShared));
-		pg_atomic_init_u32(&gr_shared->ready, 0);
+		pg_atomic_init_u32(&gr_shared->ready, GR_SERVICE_STARTING);
 		pg_atomic_init_u32(&gr_shared->next_slot, 0);
 		gr_shared->nslots = gr_slots;
 		gr_shared->slot_bytes = (int64) gr_slot_size_kb * 1024;

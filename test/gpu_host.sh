@@ -46,7 +46,13 @@ su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_c
 nvidia-smi --query-gpu=name,memory.used --format=csv | tee "$out/nvidia-smi.txt"
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
 
-echo "== devices"
+echo "== devices (waiting for the GPU service to open them)"
+for t in $(seq 1 60); do
+	psql_ -At -c "SELECT count(*) FROM gpu_reduce_slots()" >/dev/null 2>&1 &&
+		psql_ -At -c "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" 2>/dev/null |
+		grep -qv '^0$' && break
+	sleep 0.5
+done
 psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
 
 echo "== 1. pg_regress suite, every batch on the GPU"
@@ -63,8 +69,9 @@ grep -q "gpu_only: all checks passed" "$out/gpu_only.log" || fail=1
 
 echo "== 3. 32 concurrent sessions"
 psql_ -c "DROP TABLE IF EXISTS conc_t" -c "CREATE TABLE conc_t AS
-	SELECT (i * 7919 % 1000003 - 500000)::int8 AS x, (i % 1000 - 500)::float8 * 0.125 AS f
+	SELECT (i::int8 * 7919 % 1000003 - 500000)::int8 AS x, (i % 1000 - 500)::float8 * 0.125 AS f
 	FROM generate_series(1, 3000000) i"
+psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" 2>/dev/null
 for i in $(seq 1 32); do
 	psql_ -At -c "SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) AND gpu_avg(x)::text = avg(x)::text
 	              AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM conc_t ORDER BY x DESC LIMIT 2) s)
@@ -75,6 +82,15 @@ ok=$(cat "$out"/concurrent.* | grep -c '^t$')
 echo "sessions with correct answers: $ok of 32; errors:"; grep -h ERROR "$out"/concurrent.* || true
 [ "$ok" = 32 ] || fail=1
 psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
+
+echo "== latency: one GPU round trip per group (1000 groups of 3 values, sorted aggregation)"
+psql_ -c "SET enable_hashagg = off" -c "SET max_parallel_workers_per_gather = 0" -c '\timing on' \
+	-c "SELECT count(*) FROM (SELECT i / 3, gpu_sum(i) FROM generate_series(0, 2999) i GROUP BY 1) q" \
+	-c "SELECT count(*) FROM (SELECT i / 3, sum(i) FROM generate_series(0, 2999) i GROUP BY 1) q"
+echo "== fresh-session cost of loading the library"
+for q in "SELECT 1" "SELECT gpu_reduce_stats_reset()" "SELECT 1" "SELECT gpu_reduce_stats_reset()"; do
+	psql_ -At -c '\timing on' -c "$q" | grep Time | sed "s/^/$q: /"
+done
 
 echo "== 4. end to end: $rows rows"
 psql_ -c "DROP TABLE IF EXISTS big; CREATE TABLE big (x bigint)" \

@@ -17,10 +17,10 @@ END $$;
 
 DROP TABLE IF EXISTS gpu_t;
 CREATE TABLE gpu_t AS
-	SELECT (i * 7919 % 1000003 - 500000)::int8 AS x,
-		   (i * 7919 % 1000003 - 500000)::float8 * 0.375 AS f,
+	SELECT (i::int8 * 7919 % 1000003 - 500000)::int8 AS x,
+		   (i::int8 * 7919 % 1000003 - 500000)::float8 * 0.375 AS f,
 		   (i % 30000)::int2 AS s,
-		   (i * 31 % 100003)::int4 AS n,
+		   (i::int8 * 31 % 100003)::int4 AS n,
 		   (i % 977 - 488)::float4 * 0.25::float4 AS r
 	FROM generate_series(1, 2000000) i;
 
