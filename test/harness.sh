@@ -107,8 +107,9 @@ gr_build() {
 # Run a command as the unprivileged server user (or as ourselves when not root).
 gr_as_user() {
 	if [ "$(id -u)" -eq 0 ]; then
-		runuser -u "$GR_OS_USER" -- env "PATH=$PATH" "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" \
-			"PGOPTIONS=${PGOPTIONS:-}" "HOME=$GR_TMP" "$@"
+		# from a directory the user can enter (the repository may be under /root)
+		(cd "${GR_TMP:-/}" && runuser -u "$GR_OS_USER" -- env "PATH=$PATH" "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}" \
+			"PGOPTIONS=${PGOPTIONS:-}" "HOME=${GR_TMP:-/}" "$@")
 	else
 		"$@"
 	fi
