@@ -1,0 +1,82 @@
+# bench/pg/tables.sh -- the benchmark tables (source it; needs pgb_psql and pgb_log).
+#
+# Four tables, each filled by one INSERT ... generate_series, UNLOGGED, with
+# parallel_workers = 8, then VACUUM ANALYZE (hint bits and the visibility map
+# set, so that no timed query pays for them):
+#   pgb_asc        values ascending with the row number
+#   pgb_rand       values uniformly random
+#   pgb_asc_null   as pgb_asc, every 10th value NULL (per column, staggered)
+#   pgb_rand_null  as pgb_rand, each value NULL with probability 0.1
+# Columns: i integer, b bigint, d double precision, g1k (0..999) and g1m
+# (0..999,999) grouping keys, random in the random tables, cyclic in the
+# ascending ones.  A table already holding the asked row count (recorded in
+# its comment) is kept, so a second run on the same server skips loading.
+# The tables are loaded concurrently, one session each.
+
+# The SELECT list that generates one row from n (1..rows) for a table name.
+pgb_table_select() {
+	local name=$1 i b d g1k g1m
+	case $name in
+	pgb_asc | pgb_asc_null)
+		i='n::integer'
+		b='n * 1000003'
+		d='n * 0.25'
+		g1k='(n % 1000)::integer'
+		g1m='(n % 1000000)::integer'
+		;;
+	pgb_rand | pgb_rand_null)
+		i='floor(random() * 4294967296 - 2147483648)::integer'
+		b='floor((random() - 0.5) * 9.2e18)::bigint'
+		d='(random() - 0.5) * 2e6'
+		g1k='floor(random() * 1000)::integer'
+		g1m='floor(random() * 1000000)::integer'
+		;;
+	*) pgb_die "unknown table $name" ;;
+	esac
+	case $name in
+	pgb_asc_null)
+		i="CASE WHEN n % 10 = 0 THEN NULL ELSE $i END"
+		b="CASE WHEN n % 10 = 3 THEN NULL ELSE $b END"
+		d="CASE WHEN n % 10 = 6 THEN NULL ELSE $d END"
+		;;
+	pgb_rand_null)
+		i="CASE WHEN random() < 0.1 THEN NULL ELSE $i END"
+		b="CASE WHEN random() < 0.1 THEN NULL ELSE $b END"
+		d="CASE WHEN random() < 0.1 THEN NULL ELSE $d END"
+		;;
+	esac
+	printf '%s, %s, %s, %s, %s' "$i" "$b" "$d" "$g1k" "$g1m"
+}
+
+# Create and load one table with ROWS rows unless it already has them.
+pgb_table_create() {
+	local name=$1 rows=$2 have
+	have=$(pgb_psql -At -c "SELECT obj_description('$name'::regclass, 'pg_class')" 2>/dev/null || true)
+	if [ "$have" = "rows=$rows" ]; then
+		pgb_log "table $name: kept ($rows rows)"
+		return 0
+	fi
+	local t0=$SECONDS
+	pgb_psql -q <<SQL || pgb_die "loading $name failed"
+SET client_min_messages = warning;
+DROP TABLE IF EXISTS $name;
+CREATE UNLOGGED TABLE $name (i integer, b bigint, d double precision, g1k integer, g1m integer)
+    WITH (parallel_workers = 8);
+INSERT INTO $name SELECT $(pgb_table_select "$name") FROM generate_series(1, $rows::bigint) n;
+VACUUM ANALYZE $name;
+COMMENT ON TABLE $name IS 'rows=$rows';
+SQL
+	pgb_log "table $name: $rows rows loaded in $((SECONDS - t0)) s"
+}
+
+# Create the tables named on the command line, concurrently.
+pgb_tables_create() {
+	local rows=$1 name pids=() fail=0 p
+	shift
+	for name in "$@"; do
+		pgb_table_create "$name" "$rows" &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || fail=1; done
+	[ $fail = 0 ] || pgb_die "table creation failed"
+}
