@@ -147,7 +147,10 @@ gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 	return transition(fcinfo, GR_OP_TOPK, k);
 }
 
-/* An int128 as a numeric, through its decimal text. */
+/*
+ * An int128 as a numeric: directly when it fits in int64 (the common case,
+ * and a GROUP BY finalizes one per group), else through its decimal text.
+ */
 static Numeric
 int128_to_numeric(int128 v)
 {
@@ -155,6 +158,8 @@ int128_to_numeric(int128 v)
 	char	   *p = buf + sizeof(buf) - 1;
 	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
 
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return int64_to_numeric((int64) v);
 	*p = '\0';
 	do
 	{

@@ -84,12 +84,12 @@ release_callback(void *arg)
 static void
 watch_state(GrState *st)
 {
-	if (!st->callback_set)
+	if (st->release_cb == NULL)
 	{
-		st->release_cb.func = release_callback;
-		st->release_cb.arg = st;
-		MemoryContextRegisterResetCallback(st->mcxt, &st->release_cb);
-		st->callback_set = true;
+		st->release_cb = MemoryContextAlloc(st->mcxt, sizeof(MemoryContextCallback));
+		st->release_cb->func = release_callback;
+		st->release_cb->arg = st;
+		MemoryContextRegisterResetCallback(st->mcxt, st->release_cb);
 	}
 }
 
@@ -219,50 +219,25 @@ make_room(GrState *st)
 	return resize_buffer(st, Min(GR_FIRST_BATCH_ROWS, limit));
 }
 
-/* Store one value of the state's type at position i of the buffer. */
-static inline void
-store_value(GrType type, void *values, int32 i, Datum value)
-{
-	switch (type)
-	{
-		case GR_INT2:
-			((int16 *) values)[i] = DatumGetInt16(value);
-			break;
-		case GR_INT4:
-			((int32 *) values)[i] = DatumGetInt32(value);
-			break;
-		case GR_INT8:
-			((int64 *) values)[i] = DatumGetInt64(value);
-			break;
-		case GR_FLOAT4:
-			((float4 *) values)[i] = DatumGetFloat4(value);
-			break;
-		case GR_FLOAT8:
-			((float8 *) values)[i] = DatumGetFloat8(value);
-			break;
-	}
-}
+/*
+ * Values a state without a buffer folds one by one before it asks for a
+ * buffer again; asking on every row would cost more than the fold.
+ */
+#define GR_RETRY_BUFFER_ROWS 4096
 
-/* Add one non-NULL input value to the state. */
+/* Add one value to a state whose batch is full (gr_state_add's slow path). */
 void
-gr_state_add(GrState *st, Datum value)
+gr_state_add_slow(GrState *st, Datum value)
 {
-	GrBatch    *b = &st->batch;
-
-	if (b->n == b->cap && !make_room(st))
+	if (st->partial.count < st->retry_buffer_at || !make_room(st))
 	{
-		/* no buffer within the budget: a batch of one */
-		union
-		{
-			int64		i8;
-			float8		f8;
-		}			one;
-
-		store_value(st->type, &one, 0, value);
-		gr_cpu_reduce(st, &one, 1);
+		/* no buffer within the budget: fold the value straight in */
+		if (st->partial.count >= st->retry_buffer_at)
+			st->retry_buffer_at = st->partial.count + GR_RETRY_BUFFER_ROWS;
+		gr_cpu_fold_one(st, value);
 		return;
 	}
-	store_value(st->type, b->values, b->n++, value);
+	gr_store_value(st->type, st->batch.values, st->batch.n++, value);
 }
 
 /*

@@ -120,3 +120,57 @@ gr_cpu_reduce(GrState *st, const void *values, int32 n)
 	gr_stats.cpu_batches++;
 	gr_stats.cpu_rows += n;
 }
+
+/*
+ * Fold one value without a batch, for states that have no buffer: the same
+ * arithmetic as gr_cpu_reduce on a batch of one, without its dispatch.
+ */
+void
+gr_cpu_fold_one(GrState *st, Datum value)
+{
+	GrPartial  *p = &st->partial;
+	int64		key;
+
+	switch (st->type)
+	{
+		case GR_INT2:
+			key = DatumGetInt16(value);
+			break;
+		case GR_INT4:
+			key = DatumGetInt32(value);
+			break;
+		case GR_INT8:
+			key = DatumGetInt64(value);
+			break;
+		case GR_FLOAT4:
+			key = gr_key_float4(DatumGetFloat4(value));
+			break;
+		default:
+			key = gr_key_float8(DatumGetFloat8(value));
+			break;
+	}
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (st->type == GR_FLOAT8)
+				gr_xsum_add_double(p->xsum, DatumGetFloat8(value));
+			else if (st->type == GR_FLOAT4)
+				gr_xsum_add_double(p->xsum, (double) DatumGetFloat4(value));
+			else
+				p->isum += key;
+			break;
+		case GR_OP_MIN:
+			p->key = Min(p->key, key);
+			break;
+		case GR_OP_MAX:
+			p->key = Max(p->key, key);
+			break;
+		case GR_OP_TOPK:
+			gr_partial_topk_push(p, st->mcxt, key);
+			break;
+	}
+	p->count++;
+	gr_stats.cpu_batches++;
+	gr_stats.cpu_rows++;
+}

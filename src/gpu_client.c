@@ -34,6 +34,15 @@ PG_FUNCTION_INFO_V1(gpu_reduce_slots);
 static bool exit_hook_set = false;
 static bool fallback_warned = false;
 
+/*
+ * Slots this backend freed last, most recent on top.  Taking one of them
+ * again writes into memory that is still in this CPU's cache, where a slot
+ * from the other end of the pool would miss on every value.
+ */
+#define GR_RECENT_SLOTS 8
+static int32 recent_slots[GR_RECENT_SLOTS];
+static int	nrecent = 0;
+
 /* The kernel operation for a state, or -1 if the GPU cannot do it. */
 static int
 cuda_op(GrState *st)
@@ -101,38 +110,60 @@ bool
 gr_gpu_take_slot(GrState *st)
 {
 	int			nslots = gr_shared->nslots;
-	uint32		start = pg_atomic_fetch_add_u32(&gr_shared->next_slot, 1);
+	uint32		start = 0;
+	int			i = -1;
 
-	for (int j = 0; j < nslots; j++)
+	/* a recently freed slot first, then the pool from a rotating start */
+	while (nrecent > 0 && i < 0)
 	{
-		int			i = (start + j) % nslots;
-		GrSlot	   *slot = gr_slot(i);
+		int			candidate = recent_slots[--nrecent];
 		uint32		expected = GR_SLOT_FREE;
 
-		if (pg_atomic_read_u32(&slot->state) != GR_SLOT_FREE ||
-			!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_FILLING))
-			continue;
-		if (!exit_hook_set)
-		{
-			before_shmem_exit(release_all_slots, (Datum) 0);
-			exit_hook_set = true;
-		}
-		slot->owner_procno = MyProc->pgprocno;
-		st->batch.slot = i;
-		st->batch.values = gr_slot_values(i);
-		st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
-									gr_shared->slot_bytes / gr_type_size(st->type));
-		st->batch.n = 0;
-		return true;
+		if (candidate < nslots &&
+			pg_atomic_compare_exchange_u32(&gr_slot(candidate)->state,
+										   &expected, GR_SLOT_FILLING))
+			i = candidate;
 	}
-	return false;
+	if (i < 0)
+		start = pg_atomic_fetch_add_u32(&gr_shared->next_slot, 1);
+	for (int j = 0; j < nslots && i < 0; j++)
+	{
+		int			candidate = (start + j) % nslots;
+		uint32		expected = GR_SLOT_FREE;
+
+		if (pg_atomic_read_u32(&gr_slot(candidate)->state) == GR_SLOT_FREE &&
+			pg_atomic_compare_exchange_u32(&gr_slot(candidate)->state,
+										   &expected, GR_SLOT_FILLING))
+			i = candidate;
+	}
+	if (i < 0)
+		return false;
+
+	if (!exit_hook_set)
+	{
+		before_shmem_exit(release_all_slots, (Datum) 0);
+		exit_hook_set = true;
+	}
+	gr_slot(i)->owner_procno = MyProc->pgprocno;
+	st->batch.slot = i;
+	st->batch.values = gr_slot_values(i);
+	st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
+								gr_shared->slot_bytes / gr_type_size(st->type));
+	st->batch.n = 0;
+	return true;
 }
 
-/* Put a slot back in the pool. */
+/* Put a slot back in the pool, remembering it for this backend's reuse. */
 static void
 free_slot(int i)
 {
 	pg_atomic_write_u32(&gr_slot(i)->state, GR_SLOT_FREE);
+	if (nrecent == GR_RECENT_SLOTS)
+	{
+		memmove(recent_slots, recent_slots + 1, sizeof(int32) * (GR_RECENT_SLOTS - 1));
+		nrecent--;
+	}
+	recent_slots[nrecent++] = i;
 }
 
 /*
@@ -272,6 +303,8 @@ gr_gpu_submit(GrState *st)
 	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
 	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);
 
+	if (st->inflight == NULL)
+		st->inflight = MemoryContextAlloc(st->mcxt, sizeof(int32) * GR_MAX_INFLIGHT);
 	st->inflight[st->ninflight++] = b->slot;
 	b->slot = -1;
 	b->values = NULL;

@@ -57,26 +57,34 @@ _PG_init(void)
 							 "When off, a GPU failure is an ERROR.",
 							 &gr_fallback, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpu_reduce.slot_size",
-							"Size of one shared-memory batch slot sent to the GPU.",
-							NULL,
-							&gr_slot_size_kb, 8 * 1024, 64, 1024 * 1024,
-							PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpu_reduce.slots",
-							"Number of shared-memory batch slots.",
-							NULL,
-							&gr_slots, 64, 1, 4096,
-							PGC_POSTMASTER, 0, NULL, NULL, NULL);
-	DefineCustomIntVariable("gpu_reduce.streams_per_device",
-							"Batches the GPU service keeps in flight on each GPU.",
-							NULL,
-							&gr_streams_per_device, 4, 1, 64,
-							PGC_POSTMASTER, 0, NULL, NULL, NULL);
-	DefineCustomStringVariable("gpu_reduce.devices",
-							   "Comma-separated CUDA device numbers the GPU service uses; empty for all.",
-							   NULL,
-							   &gr_devices, "",
-							   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+
+	/*
+	 * The service's sizes exist only where the service can: a library loaded
+	 * after startup may not define PGC_POSTMASTER settings.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("gpu_reduce.slot_size",
+								"Size of one shared-memory batch slot sent to the GPU.",
+								NULL,
+								&gr_slot_size_kb, 8 * 1024, 64, 1024 * 1024,
+								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+		DefineCustomIntVariable("gpu_reduce.slots",
+								"Number of shared-memory batch slots.",
+								NULL,
+								&gr_slots, 64, 1, 4096,
+								PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomIntVariable("gpu_reduce.streams_per_device",
+								"Batches the GPU service keeps in flight on each GPU.",
+								NULL,
+								&gr_streams_per_device, 4, 1, 64,
+								PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomStringVariable("gpu_reduce.devices",
+								   "Comma-separated CUDA device numbers the GPU service uses; empty for all.",
+								   NULL,
+								   &gr_devices, "",
+								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	}
 	MarkGUCPrefixReserved("gpu_reduce");
 
 #ifdef GR_WITH_CUDA

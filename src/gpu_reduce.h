@@ -77,18 +77,23 @@ typedef struct GrBatch
 /* GPU batches one state may have in flight before it waits for the oldest */
 #define GR_MAX_INFLIGHT 4
 
-/* The transition state of every gpu_reduce aggregate. */
+/*
+ * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
+ * per group, so it is kept to 128 bytes (palloc's size class): what only a
+ * few states need (the reset callback, the GPU in-flight list) is allocated
+ * when first needed.
+ */
 typedef struct GrState
 {
-	GrOp		op;
-	GrType		type;
-	MemoryContext mcxt;			/* the aggregate context holding this state */
-	GrPartial	partial;
 	GrBatch		batch;
-	int32		inflight[GR_MAX_INFLIGHT];	/* slots submitted, oldest first */
-	int			ninflight;
-	bool		callback_set;	/* release_cb registered on mcxt */
-	MemoryContextCallback release_cb;	/* gives back buffer budget */
+	uint8		op;				/* GrOp */
+	uint8		type;			/* GrType */
+	uint8		ninflight;		/* slots in inflight */
+	MemoryContext mcxt;			/* the aggregate context holding this state */
+	int64		retry_buffer_at;	/* folding values one by one until this count */
+	int32	   *inflight;		/* GR_MAX_INFLIGHT slots submitted, oldest first */
+	MemoryContextCallback *release_cb;	/* gives back buffer budget and slots */
+	GrPartial	partial;
 } GrState;
 
 /* GUCs (gpu_reduce.c) */
@@ -114,7 +119,7 @@ extern GrStats gr_stats;
 
 /* state and batch (batch.c) */
 extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k);
-extern void gr_state_add(GrState *st, Datum value);
+extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
 extern int	gr_type_size(GrType type);
@@ -129,6 +134,7 @@ extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
 
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
+extern void gr_cpu_fold_one(GrState *st, Datum value);
 
 /* the GPU reducer as a backend sees it (gpu_client.c) */
 extern bool gr_gpu_wanted(GrState *st);
@@ -136,6 +142,42 @@ extern bool gr_gpu_take_slot(GrState *st);
 extern void gr_gpu_submit(GrState *st);
 extern void gr_gpu_wait(GrState *st);
 extern void gr_gpu_release(GrState *st);
+
+/* Store one value of the type at position i of a batch buffer. */
+static inline void
+gr_store_value(GrType type, void *values, int32 i, Datum value)
+{
+	switch (type)
+	{
+		case GR_INT2:
+			((int16 *) values)[i] = DatumGetInt16(value);
+			break;
+		case GR_INT4:
+			((int32 *) values)[i] = DatumGetInt32(value);
+			break;
+		case GR_INT8:
+			((int64 *) values)[i] = DatumGetInt64(value);
+			break;
+		case GR_FLOAT4:
+			((float4 *) values)[i] = DatumGetFloat4(value);
+			break;
+		case GR_FLOAT8:
+			((float8 *) values)[i] = DatumGetFloat8(value);
+			break;
+	}
+}
+
+/* Add one non-NULL input value to the state: the per-row fast path. */
+static inline void
+gr_state_add(GrState *st, Datum value)
+{
+	GrBatch    *b = &st->batch;
+
+	if (likely(b->n < b->cap))
+		gr_store_value(st->type, b->values, b->n++, value);
+	else
+		gr_state_add_slow(st, value);
+}
 
 /* order keys: integers that sort as PostgreSQL sorts the values */
 static inline int64

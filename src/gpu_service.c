@@ -311,5 +311,10 @@ gr_service_main(Datum arg)
 		else
 			CHECK_FOR_INTERRUPTS();
 	}
-	proc_exit(0);
+	/*
+	 * Exit code 1, not 0: a background worker that exits with 0 is never
+	 * restarted, and a service stopped on its own (pg_terminate_backend)
+	 * must come back.  At server shutdown the postmaster restarts nothing.
+	 */
+	proc_exit(1);
 }
