@@ -83,6 +83,20 @@ echo "sessions with correct answers: $ok of 32; errors:"; grep -h ERROR "$out"/c
 [ "$ok" = 32 ] || fail=1
 psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
 
+echo "== service death: the GPU service is terminated during a query"
+PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -At \
+	-c "SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) AS correct FROM conc_t, generate_series(1, 20)" \
+	-c "SELECT 'gpu_batches=' || gpu_batches || ' cpu_batches=' || cpu_batches || ' gpu_fallbacks=' || gpu_fallbacks FROM gpu_reduce_stats()" \
+	>"$out/kill.out" 2>&1 &
+qpid=$!
+sleep 1
+psql_ -At -c "SELECT 'terminated service: ' || pg_terminate_backend(pid) FROM pg_stat_activity WHERE backend_type = 'gpu_reduce service'"
+wait $qpid
+cat "$out/kill.out"
+grep -q '^t$' "$out/kill.out" || fail=1
+sleep 3
+psql_ -At -c "SELECT 'service back with ' || count(*) || ' GPU(s)' FROM gpu_reduce_devices()"
+
 echo "== latency: one GPU round trip per group (1000 groups of 3 values, sorted aggregation)"
 psql_ -c "SET enable_hashagg = off" -c "SET max_parallel_workers_per_gather = 0" -c '\timing on' \
 	-c "SELECT count(*) FROM (SELECT i / 3, gpu_sum(i) FROM generate_series(0, 2999) i GROUP BY 1) q" \
