@@ -34,7 +34,8 @@ pgb_server_start() {
 			{ tail -30 "$PGB_OUT/build.log"; pgb_die "build failed"; }
 	fi
 	opts="-k $dir/sock -c listen_addresses='' $*"
-	su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w -t 300" >/dev/null ||
+	# pg_ctl by its full path: su resets PATH on the GPU host's Ubuntu
+	su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w -t 300" >/dev/null ||
 		{ tail -30 "$dir/log/server.log"; pgb_die "server did not start"; }
 	pgb_log "server running: socket $dir/sock $*"
 	psql -X -h "$dir/sock" -U postgres -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'gpu_reduce_bench'" | grep -q 1 ||
@@ -42,6 +43,12 @@ pgb_server_start() {
 	# the SQL objects follow the installed script
 	pgb_psql -qc "SET client_min_messages = warning" -c "DROP EXTENSION IF EXISTS gpu_reduce" \
 		-c "CREATE EXTENSION gpu_reduce" >/dev/null
+	# the GPU service opens its GPUs after the server starts: wait for it
+	for _ in $(seq 1 60); do
+		pgb_psql -Atc "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" | grep -qv '^0$' && break
+		sleep 0.5
+	done
+	pgb_log "GPUs in use: $(pgb_psql -Atc "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()")"
 }
 
 # psql on the benchmark database.
