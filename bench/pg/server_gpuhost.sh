@@ -45,10 +45,10 @@ pgb_server_start() {
 		-c "CREATE EXTENSION gpu_reduce" >/dev/null
 	# the GPU service opens its GPUs after the server starts: wait for it
 	for _ in $(seq 1 60); do
-		pgb_psql -Atc "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" | grep -qv '^0$' && break
+		[ "$(pgb_psql -At -c "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" | tail -1)" != 0 ] && break
 		sleep 0.5
 	done
-	pgb_log "GPUs in use: $(pgb_psql -Atc "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()")"
+	pgb_log "GPUs in use: $(pgb_psql -At -c "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" | tail -1)"
 }
 
 # psql on the benchmark database.
