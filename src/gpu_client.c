@@ -299,6 +299,7 @@ gr_gpu_submit(GrState *st)
 	slot->type = st->type;
 	slot->k = st->partial.k;
 	slot->n = b->n;
+	slot->inject_failure = gr_debug_fail_gpu;
 	pg_write_barrier();
 	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
 	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);

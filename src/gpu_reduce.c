@@ -17,6 +17,7 @@ int			gr_batch_rows = 65536;
 int			gr_min_gpu_rows = 65536;
 int			gr_buffer_memory_kb = 64 * 1024;
 bool		gr_fallback = true;
+bool		gr_debug_fail_gpu = false;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -57,6 +58,11 @@ _PG_init(void)
 							 "When off, a GPU failure is an ERROR.",
 							 &gr_fallback, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.debug_fail_gpu",
+							 "For tests: the GPU service reports this session's batches as failed.",
+							 "Exercises the fallback path without a broken GPU.",
+							 &gr_debug_fail_gpu, false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	/*
 	 * The service's sizes exist only where the service can: a library loaded

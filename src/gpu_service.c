@@ -166,6 +166,11 @@ start_slot(Stream *stream, int i)
 
 	pg_read_barrier();
 	slot->device = stream->device;
+	if (slot->inject_failure)
+	{
+		finish_slot(i, false, "failure injected by gpu_reduce.debug_fail_gpu");
+		return;
+	}
 	rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
 							 gr_slot_values(i), slot->n, &slot->result,
 							 gr_slot_topk(i));

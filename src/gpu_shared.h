@@ -53,6 +53,7 @@ typedef struct GrSlot
 	int64		k;				/* top-k only */
 	int64		n;				/* values in the slot */
 	int			device;			/* GPU that reduced it (for the record) */
+	bool		inject_failure; /* gpu_reduce.debug_fail_gpu of the owner */
 	char		error[128];		/* why it FAILED */
 	GrCudaResult result;		/* written by the GPU */
 } GrSlot;
@@ -90,6 +91,7 @@ extern int	gr_slots;
 extern int	gr_streams_per_device;
 extern char *gr_devices;
 extern bool gr_fallback;
+extern bool gr_debug_fail_gpu;
 
 /* addresses of a slot's parts */
 static inline GrSlot *

@@ -131,4 +131,38 @@ BEGIN
 END $$;
 SELECT * FROM gpu_reduce_slots() WHERE slots > 0;
 
+-- a failed GPU batch: reduced on the CPU with one WARNING and counted, or an
+-- ERROR with gpu_reduce.fallback = off; the session stays usable
+SELECT gpu_reduce_stats_reset();
+SET gpu_reduce.debug_fail_gpu = on;
+DO $$
+DECLARE
+	ok boolean;
+	st record;
+BEGIN
+	SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) INTO ok FROM gpu_t;
+	SELECT * INTO st FROM gpu_reduce_stats();
+	RAISE NOTICE 'gpu_only: injected failures: %', st;
+	IF NOT ok OR st.gpu_fallbacks = 0 OR st.gpu_batches <> 0 THEN
+		RAISE EXCEPTION 'gpu_only: fallback after a GPU failure did not work: %', st;
+	END IF;
+END $$;
+SET gpu_reduce.fallback = off;
+DO $$
+BEGIN
+	PERFORM gpu_sum(x) FROM gpu_t;
+	RAISE EXCEPTION 'gpu_only: no ERROR with gpu_reduce.fallback = off';
+EXCEPTION WHEN system_error THEN
+	RAISE NOTICE 'gpu_only: fallback = off gave the expected ERROR (%)', SQLERRM;
+END $$;
+RESET gpu_reduce.fallback;
+RESET gpu_reduce.debug_fail_gpu;
+SELECT gpu_sum(x) = sum(x) AS usable_after_error FROM gpu_t;
+DO $$
+BEGIN
+	IF EXISTS (SELECT 1 FROM gpu_reduce_slots() WHERE state <> 'free' AND slots > 0) THEN
+		RAISE EXCEPTION 'gpu_only: slots leaked after injected failures';
+	END IF;
+END $$;
+
 \echo gpu_only: all checks passed
