@@ -122,6 +122,17 @@ gpu_reduce_top2_trans(PG_FUNCTION_ARGS)
 	return transition(fcinfo, GR_OP_TOPK, 2);
 }
 
+/* The ERROR for a group whose rows (or workers' states) disagree on k. */
+static void
+check_same_k(int32 have, int32 got)
+{
+	if (have != got)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be the same for every row of a group"),
+				 errdetail("k changed from %d to %d.", have, got)));
+}
+
 /* gpu_topk transition: k is checked on every row, NULL values included. */
 Datum
 gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
@@ -138,12 +149,8 @@ gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
 				 errdetail("k is %d.", k)));
-	if (!PG_ARGISNULL(0) && ((GrState *) PG_GETARG_POINTER(0))->partial.k != k)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must be the same for every row of a group"),
-				 errdetail("k changed from %d to %d.",
-						   ((GrState *) PG_GETARG_POINTER(0))->partial.k, k)));
+	if (!PG_ARGISNULL(0))
+		check_same_k(((GrState *) PG_GETARG_POINTER(0))->partial.k, k);
 	return transition(fcinfo, GR_OP_TOPK, k);
 }
 
@@ -314,12 +321,8 @@ gpu_reduce_combine(PG_FUNCTION_ARGS)
 		s1 = gr_state_create(aggcxt, s2->op, s2->type, s2->partial.k);
 	if (s1->op != s2->op || s1->type != s2->type)
 		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
-	if (s1->op == GR_OP_TOPK && s1->partial.k != s2->partial.k)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must be the same for every row of a group"),
-				 errdetail("k changed from %d to %d.",
-						   s1->partial.k, s2->partial.k)));
+	if (s1->op == GR_OP_TOPK)
+		check_same_k(s1->partial.k, s2->partial.k);
 	gr_partial_combine(&s1->partial, s1->mcxt, s1->op, &s2->partial);
 	PG_RETURN_POINTER(s1);
 }

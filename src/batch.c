@@ -12,8 +12,6 @@
  */
 #include "gpu_reduce.h"
 
-#include "utils/float.h"
-
 /* first capacity of a batch buffer, in values */
 #define GR_FIRST_BATCH_ROWS 64
 
@@ -231,10 +229,17 @@ gr_state_add_slow(GrState *st, Datum value)
 {
 	if (st->partial.count < st->retry_buffer_at || !make_room(st))
 	{
-		/* no buffer within the budget: fold the value straight in */
+		/* no buffer within the budget: a batch of one */
+		union
+		{
+			int64		i8;
+			float8		f8;
+		}			one;
+
 		if (st->partial.count >= st->retry_buffer_at)
 			st->retry_buffer_at = st->partial.count + GR_RETRY_BUFFER_ROWS;
-		gr_cpu_fold_one(st, value);
+		gr_store_value(st->type, &one, 0, value);
+		gr_cpu_reduce(st, &one, 1);
 		return;
 	}
 	gr_store_value(st->type, st->batch.values, st->batch.n++, value);

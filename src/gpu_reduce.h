@@ -134,7 +134,6 @@ extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
 
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
-extern void gr_cpu_fold_one(GrState *st, Datum value);
 
 /* the GPU reducer as a backend sees it (gpu_client.c) */
 extern bool gr_gpu_wanted(GrState *st);
