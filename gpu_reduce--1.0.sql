@@ -398,10 +398,12 @@ CREATE FUNCTION gpu_reduce_stats_reset() RETURNS void
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 
 CREATE FUNCTION gpu_reduce_devices(
-    OUT device integer, OUT name text, OUT sm_count integer, OUT memory_mb bigint)
+    OUT device integer, OUT name text, OUT sm_count integer, OUT memory_mb bigint,
+    OUT batches bigint, OUT rows bigint)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
-COMMENT ON FUNCTION gpu_reduce_devices() IS 'GPUs the gpu_reduce service reduces on';
+COMMENT ON FUNCTION gpu_reduce_devices() IS
+    'GPUs the gpu_reduce service reduces on, with the batches and rows each reduced since it started';
 
 CREATE FUNCTION gpu_reduce_slots(OUT state text, OUT slots integer)
     RETURNS SETOF record

@@ -371,13 +371,16 @@ gpu_reduce_devices(PG_FUNCTION_ARGS)
 	{
 		for (int d = 0; d < gr_shared->ndevices; d++)
 		{
-			Datum		values[4];
-			bool		nulls[4] = {0};
+			GrDeviceEntry *entry = &gr_shared->devices[d];
+			Datum		values[6];
+			bool		nulls[6] = {0};
 
-			values[0] = Int32GetDatum(gr_shared->devices[d].ordinal);
-			values[1] = CStringGetTextDatum(gr_shared->devices[d].name);
-			values[2] = Int32GetDatum(gr_shared->devices[d].sm_count);
-			values[3] = Int64GetDatum(gr_shared->devices[d].memory_mb);
+			values[0] = Int32GetDatum(entry->ordinal);
+			values[1] = CStringGetTextDatum(entry->name);
+			values[2] = Int32GetDatum(entry->sm_count);
+			values[3] = Int64GetDatum(entry->memory_mb);
+			values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&entry->batches));
+			values[5] = Int64GetDatum((int64) pg_atomic_read_u64(&entry->rows));
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

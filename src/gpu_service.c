@@ -26,7 +26,9 @@
 typedef struct Stream
 {
 	GrCudaContext *ctx;
-	int			device;
+	int			device;			/* CUDA device number */
+	int			entry;			/* its index in gr_shared->devices */
+	int			order;			/* stream number within the device */
 	int			slot;			/* -1 when idle */
 } Stream;
 
@@ -56,6 +58,18 @@ finish_slot(int i, bool ok, const char *error)
 		wake_owner(slot);
 	else if (expected == GR_SLOT_ABANDONED)
 		pg_atomic_write_u32(&slot->state, GR_SLOT_FREE);
+}
+
+/* qsort comparator: first streams of every device, then second ones, ... */
+static int
+stream_cmp(const void *a, const void *b)
+{
+	const Stream *x = a;
+	const Stream *y = b;
+
+	if (x->order != y->order)
+		return x->order - y->order;
+	return x->entry - y->entry;
 }
 
 /* Whether 'device' is named in gpu_reduce.devices (empty: every device). */
@@ -122,6 +136,8 @@ open_devices(void)
 			}
 			streams[nstreams].ctx = ctx;
 			streams[nstreams].device = d;
+			streams[nstreams].entry = gr_shared->ndevices;
+			streams[nstreams].order = s;
 			streams[nstreams].slot = -1;
 			nstreams++;
 			made++;
@@ -133,11 +149,15 @@ open_devices(void)
 		strlcpy(entry->name, info.name, sizeof(entry->name));
 		entry->sm_count = info.sm_count;
 		entry->memory_mb = info.total_memory / (1024 * 1024);
+		pg_atomic_init_u64(&entry->batches, 0);
+		pg_atomic_init_u64(&entry->rows, 0);
 		opened++;
 		ereport(LOG,
 				(errmsg("gpu_reduce service uses GPU %d (%s, %d SMs) with %d streams",
 						d, info.name, info.sm_count, made)));
 	}
+	/* interleave the devices, so that round robin alternates between them */
+	qsort(streams, nstreams, sizeof(Stream), stream_cmp);
 	return opened;
 }
 
@@ -208,6 +228,10 @@ poll_streams(void)
 		}
 		if (done)
 		{
+			GrDeviceEntry *entry = &gr_shared->devices[streams[s].entry];
+
+			pg_atomic_add_fetch_u64(&entry->batches, 1);
+			pg_atomic_add_fetch_u64(&entry->rows, gr_slot(streams[s].slot)->n);
 			finish_slot(streams[s].slot, true, NULL);
 			streams[s].slot = -1;
 		}

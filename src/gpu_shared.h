@@ -65,6 +65,8 @@ typedef struct GrDeviceEntry
 	char		name[64];
 	int			sm_count;
 	int64		memory_mb;
+	pg_atomic_uint64 batches;	/* batches reduced since the service started */
+	pg_atomic_uint64 rows;		/* their values */
 } GrDeviceEntry;
 
 typedef struct GrShared

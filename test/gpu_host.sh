@@ -18,6 +18,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 rows=${1:-50000000}
 out=${OUT:-/tmp/gpu_host}
 dir=/tmp/pg
+scratch=$(mktemp -d)	# per-session files that need not come back
 mkdir -p "$out"
 fail=0
 
@@ -43,7 +44,7 @@ opts="$opts -c gpu_reduce.min_gpu_rows=1 -c gpu_reduce.slots=128 -c shared_buffe
 opts="$opts -c max_worker_processes=32 -c max_parallel_workers=16"
 su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null ||
 	{ tail -30 "$dir/log/server.log"; exit 1; }
-nvidia-smi --query-gpu=name,memory.used --format=csv | tee "$out/nvidia-smi.txt"
+nvidia-smi --query-gpu=name,memory.used --format=csv
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
 
 echo "== devices (waiting for the GPU service to open them)"
@@ -56,16 +57,19 @@ done
 psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
 
 echo "== 1. pg_regress suite, every batch on the GPU"
-rm -rf "$out/regress"
 tests=$(cd "$root/sql" && ls *.sql | sed 's/\.sql$//' | sort)
 "$(dirname "$(pg_config --pgxs)")/../test/regress/pg_regress" \
-	--bindir="$(pg_config --bindir)" --inputdir="$root" --outputdir="$out/regress" \
+	--bindir="$(pg_config --bindir)" --inputdir="$root" --outputdir="$scratch/regress" \
 	--host="$dir/sock" --user=postgres --load-extension=gpu_reduce $tests ||
-	{ fail=1; cat "$out/regress/regression.diffs" 2>/dev/null | head -100; }
+	{ fail=1; cp "$scratch/regress/regression.diffs" "$out/" 2>/dev/null; head -100 "$out/regression.diffs"; }
 
 echo "== 2. GPU-only checks"
 psql_ -v ON_ERROR_STOP=1 -f "$root/test/gpu/gpu_only.sql" 2>&1 | tee "$out/gpu_only.log" || fail=1
 grep -q "gpu_only: all checks passed" "$out/gpu_only.log" || fail=1
+# the injected failures: many fallbacks, one WARNING for the session
+warned=$(grep -c "WARNING:  GPU reduction failed, reducing on the CPU" "$out/gpu_only.log")
+echo "fallback WARNINGs in the session: $warned (want 1)"
+[ "$warned" = 1 ] || fail=1
 
 echo "== 3. 32 concurrent sessions"
 psql_ -c "DROP TABLE IF EXISTS conc_t" -c "CREATE TABLE conc_t AS
@@ -75,11 +79,11 @@ psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" 2>/dev/null
 for i in $(seq 1 32); do
 	psql_ -At -c "SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) AND gpu_avg(x)::text = avg(x)::text
 	              AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM conc_t ORDER BY x DESC LIMIT 2) s)
-	              FROM conc_t" >"$out/concurrent.$i" 2>&1 &
+	              FROM conc_t" >"$scratch/concurrent.$i" 2>&1 &
 done
 wait
-ok=$(cat "$out"/concurrent.* | grep -c '^t$')
-echo "sessions with correct answers: $ok of 32; errors:"; grep -h ERROR "$out"/concurrent.* || true
+ok=$(cat "$scratch"/concurrent.* | grep -c '^t$')
+echo "sessions with correct answers: $ok of 32; errors:"; grep -h ERROR "$scratch"/concurrent.* || true
 [ "$ok" = 32 ] || fail=1
 psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
 
@@ -120,18 +124,23 @@ timed() {
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for workers in 0 8; do
 	for q in "SELECT sum(x) FROM big" "SELECT gpu_sum(x) FROM big"; do timed $workers "$q" >/dev/null; done
-	: >"$out/native.$workers"; : >"$out/gpu.$workers"
+	: >"$scratch/native.$workers"; : >"$scratch/gpu.$workers"
 	for run in 1 2 3 4 5; do
-		timed $workers "SELECT sum(x) FROM big" >>"$out/native.$workers"
-		timed $workers "SELECT gpu_sum(x) FROM big" >>"$out/gpu.$workers"
+		timed $workers "SELECT sum(x) FROM big" >>"$scratch/native.$workers"
+		timed $workers "SELECT gpu_sum(x) FROM big" >>"$scratch/gpu.$workers"
 	done
-	n=$(median <"$out/native.$workers"); g=$(median <"$out/gpu.$workers")
+	n=$(median <"$scratch/native.$workers"); g=$(median <"$scratch/gpu.$workers")
 	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) ${g} ms  gpu/native $(awk -v g=$g -v n=$n 'BEGIN{printf "%.3f", g/n}')" | tee -a "$out/e2e.txt"
 done
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 PGOPTIONS="-c max_parallel_workers_per_gather=8" psql_ -c "SELECT gpu_reduce_stats_reset()" \
 	-c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT * FROM gpu_reduce_stats()"
 psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
+echo "== multi-GPU: every GPU the service opened has reduced batches"
+psql_ -c "SELECT * FROM gpu_reduce_devices()" | tee -a "$out/devices.txt"
+idle=$(psql_ -At -c "SELECT count(*) FROM gpu_reduce_devices() WHERE batches = 0")
+echo "GPUs that reduced no batch: $idle"
+[ "$idle" = 0 ] || fail=1
 grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
 cp "$dir/log/server.log" "$out/server.log"
 echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
