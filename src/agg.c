@@ -80,7 +80,7 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 	if (PG_ARGISNULL(0))
 		st = gr_state_create(aggregate_context(fcinfo), op,
 							 type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1)),
-							 k);
+							 k, false);
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
 	gr_state_add(st, PG_GETARG_DATUM(1));
@@ -185,8 +185,11 @@ static float8
 rounded_float8_sum(GrPartial *p)
 {
 	double		r;
+	GrXsum		tmp;
 
-	if (gr_xsum_to_double(p->xsum, p->count, &r) == GR_XSUM_OVERFLOW)
+	if (p->xsum == NULL && gr_xsmall_round(&p->small, false, &r))
+		return r;
+	if (gr_xsum_to_double(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
 		float_overflow_error();
 	return r;
 }
@@ -273,8 +276,12 @@ gpu_reduce_final(PG_FUNCTION_ARGS)
 				case GR_FLOAT4:
 					{
 						float		r;
+						double		quick;
+						GrXsum		tmp;
 
-						if (gr_xsum_to_float(p->xsum, p->count, &r) == GR_XSUM_OVERFLOW)
+						if (p->xsum == NULL && gr_xsmall_round(&p->small, true, &quick))
+							PG_RETURN_FLOAT4((float) quick);
+						if (gr_xsum_to_float(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
 							float_overflow_error();
 						PG_RETURN_FLOAT4(r);
 					}
@@ -283,7 +290,7 @@ gpu_reduce_final(PG_FUNCTION_ARGS)
 			}
 			break;
 		case GR_OP_AVG:
-			if (p->xsum != NULL)
+			if (GR_IS_FLOAT(st->type))
 				PG_RETURN_FLOAT8(rounded_float8_sum(p) / (float8) p->count);
 			PG_RETURN_DATUM(DirectFunctionCall2(numeric_div,
 												NumericGetDatum(int128_to_numeric(p->isum)),
@@ -318,11 +325,12 @@ gpu_reduce_combine(PG_FUNCTION_ARGS)
 	}
 	gr_state_settle(s2);
 	if (s1 == NULL)
-		s1 = gr_state_create(aggcxt, s2->op, s2->type, s2->partial.k);
+		s1 = gr_state_create(aggcxt, s2->op, s2->type,
+							 s2->op == GR_OP_TOPK ? s2->partial.k : 0, false);
 	if (s1->op != s2->op || s1->type != s2->type)
 		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
 	if (s1->op == GR_OP_TOPK)
 		check_same_k(s1->partial.k, s2->partial.k);
-	gr_partial_combine(&s1->partial, s1->mcxt, s1->op, &s2->partial);
+	gr_partial_combine(&s1->partial, s1->mcxt, s1->op, s1->type, &s2->partial);
 	PG_RETURN_POINTER(s1);
 }

@@ -86,6 +86,34 @@ extreme_key(GrType type, const void *values, int32 n, bool want_max)
 	return best;
 }
 
+/*
+ * Add a batch of float4 or float8 values to the exact sum: in the small
+ * accumulator while they fit, the rest in the full one.
+ */
+static void
+add_floats(GrState *st, const void *values, int32 n)
+{
+	GrPartial  *p = &st->partial;
+	int32		i = 0;
+
+	if (p->xsum == NULL)
+	{
+		if (st->type == GR_FLOAT8)
+			while (i < n && gr_xsmall_add(&p->small, ((const float8 *) values)[i]))
+				i++;
+		else
+			while (i < n && gr_xsmall_add(&p->small, ((const float4 *) values)[i]))
+				i++;
+		if (i == n)
+			return;
+		gr_partial_widen(p, st->mcxt);
+	}
+	if (st->type == GR_FLOAT8)
+		gr_xsum_add_doubles(p->xsum, (const float8 *) values + i, n - i);
+	else
+		gr_xsum_add_floats(p->xsum, (const float4 *) values + i, n - i);
+}
+
 /* Fold n values into the state's partial result. */
 void
 gr_cpu_reduce(GrState *st, const void *values, int32 n)
@@ -98,10 +126,8 @@ gr_cpu_reduce(GrState *st, const void *values, int32 n)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (st->type == GR_FLOAT8)
-				gr_xsum_add_doubles(p->xsum, values, n);
-			else if (st->type == GR_FLOAT4)
-				gr_xsum_add_floats(p->xsum, values, n);
+			if (GR_IS_FLOAT(st->type))
+				add_floats(st, values, n);
 			else
 				p->isum += sum_integers(st->type, values, n);
 			break;

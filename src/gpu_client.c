@@ -145,7 +145,7 @@ gr_gpu_take_slot(GrState *st)
 		exit_hook_set = true;
 	}
 	gr_slot(i)->owner_procno = MyProc->pgprocno;
-	st->batch.slot = i;
+	st->slot = i;
 	st->batch.values = gr_slot_values(i);
 	st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
 								gr_shared->slot_bytes / gr_type_size(st->type));
@@ -229,13 +229,26 @@ fold_slot(GrState *st, int i, uint32 outcome)
 
 		memset(&p, 0, sizeof(p));
 		p.count = slot->n;
-		p.isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
-		p.xsum = st->partial.xsum != NULL ? &r->xsum : NULL;
-		p.key = r->key[0];
-		p.k = st->partial.k;
-		p.nkeys = r->nkeys;
-		p.keys = slot->op == GR_CUDA_TOP2 ? r->key : gr_slot_topk(i);
-		gr_partial_combine(&st->partial, st->mcxt, st->op, &p);
+		switch (st->op)
+		{
+			case GR_OP_SUM:
+			case GR_OP_AVG:
+				if (GR_IS_FLOAT(st->type))
+					p.xsum = &r->xsum;
+				else
+					p.isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
+				break;
+			case GR_OP_MIN:
+			case GR_OP_MAX:
+				p.key = r->key[0];
+				break;
+			case GR_OP_TOPK:
+				p.k = st->partial.k;
+				p.nkeys = r->nkeys;
+				p.keys = slot->op == GR_CUDA_TOP2 ? r->key : gr_slot_topk(i);
+				break;
+		}
+		gr_partial_combine(&st->partial, st->mcxt, st->op, st->type, &p);
 		gr_stats.gpu_batches++;
 		gr_stats.gpu_rows += slot->n;
 		gr_stats.gpu_bytes += slot->n * gr_type_size(st->type);
@@ -287,7 +300,7 @@ void
 gr_gpu_submit(GrState *st)
 {
 	GrBatch    *b = &st->batch;
-	GrSlot	   *slot = gr_slot(b->slot);
+	GrSlot	   *slot = gr_slot(st->slot);
 
 	/* fold whatever has finished, and make room in the in-flight list */
 	while (st->ninflight > 0 &&
@@ -306,8 +319,8 @@ gr_gpu_submit(GrState *st)
 
 	if (st->inflight == NULL)
 		st->inflight = MemoryContextAlloc(st->mcxt, sizeof(int32) * GR_MAX_INFLIGHT);
-	st->inflight[st->ninflight++] = b->slot;
-	b->slot = -1;
+	st->inflight[st->ninflight++] = st->slot;
+	st->slot = -1;
 	b->values = NULL;
 	b->cap = 0;
 	b->n = 0;
@@ -333,10 +346,10 @@ gr_gpu_release(GrState *st)
 	for (int j = 0; j < st->ninflight; j++)
 		abandon_slot(st->inflight[j]);
 	st->ninflight = 0;
-	if (st->batch.slot >= 0)
+	if (st->slot >= 0)
 	{
-		free_slot(st->batch.slot);
-		st->batch.slot = -1;
+		free_slot(st->slot);
+		st->slot = -1;
 		st->batch.values = NULL;
 		st->batch.cap = 0;
 		st->batch.n = 0;

@@ -52,26 +52,38 @@ typedef enum GrType
 /*
  * Partial result of all values reduced so far.  Min, max and top-k work on
  * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
+ * Only the fields of the state's operation are in use, so they share space:
+ * a GROUP BY keeps one per group.
  */
 typedef struct GrPartial
 {
 	int64		count;			/* non-NULL values folded in */
-	int128		isum;			/* sum or avg of an integer type */
-	GrXsum	   *xsum;			/* sum or avg of a float type */
-	int64		key;			/* min or max, as an order key */
-	int32		k;				/* top-k: how many to keep */
-	int32		nkeys;			/* top-k: keys held, a min-heap */
-	int32		keys_cap;		/* top-k: allocated length of keys */
-	int64	   *keys;			/* top-k: the heap */
+	GrXsum	   *xsum;			/* float sum or avg: the full exact accumulator,
+								 * or NULL while small holds the sum */
+	union
+	{
+		int128		isum;		/* sum or avg of an integer type */
+		GrXsmall	small;		/* sum or avg of a float type, while it fits */
+		int64		key;		/* min or max, as an order key */
+		struct
+		{
+			int32		k;		/* top-k: how many to keep */
+			int32		nkeys;	/* keys held, a min-heap */
+			int32		keys_cap;	/* allocated length of keys */
+			int64	   *keys;	/* the heap */
+		};
+	};
 } GrPartial;
+
+/* Whether a type's sums are kept in an exact float accumulator. */
+#define GR_IS_FLOAT(type) ((type) == GR_FLOAT4 || (type) == GR_FLOAT8)
 
 /* Raw values waiting to be reduced, in the input type's own width. */
 typedef struct GrBatch
 {
-	void	   *values;
+	void	   *values;			/* a palloc'd buffer or a GPU slot's values */
 	int32		n;				/* values held */
 	int32		cap;			/* room for this many */
-	int32		slot;			/* shared-memory slot holding values, or -1 */
 } GrBatch;
 
 /* GPU batches one state may have in flight before it waits for the oldest */
@@ -79,21 +91,25 @@ typedef struct GrBatch
 
 /*
  * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
- * per group, so it is kept to 128 bytes (palloc's size class): what only a
- * few states need (the reset callback, the GPU in-flight list) is allocated
- * when first needed.
+ * per group and touches one per row, so it is 128 bytes on a 128-byte
+ * boundary (batch.c's arena) with what a row touches in the first 64: what
+ * only a few states need (the reset callback, the GPU in-flight list) is
+ * allocated when first needed.
  */
 typedef struct GrState
 {
+	/* first cache line: all that adding a value to most states touches */
 	GrBatch		batch;
 	uint8		op;				/* GrOp */
 	uint8		type;			/* GrType */
 	uint8		ninflight;		/* slots in inflight */
+	int64		buffer_at;		/* fold values one by one until count is this */
+	GrPartial	partial;
+	/* the rest */
+	int32		slot;			/* GPU slot holding the batch's values, or -1 */
 	MemoryContext mcxt;			/* the aggregate context holding this state */
-	int64		retry_buffer_at;	/* folding values one by one until this count */
 	int32	   *inflight;		/* GR_MAX_INFLIGHT slots submitted, oldest first */
 	MemoryContextCallback *release_cb;	/* gives back buffer budget and slots */
-	GrPartial	partial;
 } GrState;
 
 /* GUCs (gpu_reduce.c) */
@@ -118,7 +134,8 @@ typedef struct GrStats
 extern GrStats gr_stats;
 
 /* state and batch (batch.c) */
-extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k);
+extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type,
+								int32 k, bool temporary);
 extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
@@ -129,7 +146,9 @@ extern void gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op,
 							GrType type, int32 k);
 extern void gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key);
 extern void gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
-							   const GrPartial *src);
+							   GrType type, const GrPartial *src);
+extern void gr_partial_widen(GrPartial *p, MemoryContext mcxt);
+extern GrXsum *gr_partial_xsum(GrPartial *p, GrXsum *tmp);
 extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
 
 /* the CPU reducer (cpu_reduce.c) */
@@ -164,18 +183,6 @@ gr_store_value(GrType type, void *values, int32 i, Datum value)
 			((float8 *) values)[i] = DatumGetFloat8(value);
 			break;
 	}
-}
-
-/* Add one non-NULL input value to the state: the per-row fast path. */
-static inline void
-gr_state_add(GrState *st, Datum value)
-{
-	GrBatch    *b = &st->batch;
-
-	if (likely(b->n < b->cap))
-		gr_store_value(st->type, b->values, b->n++, value);
-	else
-		gr_state_add_slow(st, value);
 }
 
 /* order keys: integers that sort as PostgreSQL sorts the values */
@@ -220,6 +227,90 @@ gr_float4_from_key(int64 key)
 	bits = bits >= 0 ? bits : bits ^ PG_INT32_MAX;
 	memcpy(&v, &bits, sizeof(v));
 	return v;
+}
+
+/* Add one value to the exact float sum of a partial result. */
+static inline void
+gr_partial_add_double(GrPartial *p, MemoryContext mcxt, double v)
+{
+	if (p->xsum == NULL)
+	{
+		if (likely(gr_xsmall_add(&p->small, v)))
+			return;
+		gr_partial_widen(p, mcxt);
+	}
+	gr_xsum_add_double(p->xsum, v);
+}
+
+/*
+ * Fold one value straight into the partial result: a batch of one, the way
+ * native aggregates work.  A state does this until it has values enough to
+ * make a batch worth having (batch.c).
+ */
+static inline void
+gr_fold_one(GrState *st, Datum value)
+{
+	GrPartial  *p = &st->partial;
+	int64		key;
+
+	switch (st->type)
+	{
+		case GR_INT2:
+			key = DatumGetInt16(value);
+			break;
+		case GR_INT4:
+			key = DatumGetInt32(value);
+			break;
+		case GR_INT8:
+			key = DatumGetInt64(value);
+			break;
+		case GR_FLOAT4:
+			key = gr_key_float4(DatumGetFloat4(value));
+			break;
+		default:
+			key = gr_key_float8(DatumGetFloat8(value));
+			break;
+	}
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (GR_IS_FLOAT(st->type))
+				gr_partial_add_double(p, st->mcxt,
+									  st->type == GR_FLOAT8 ? DatumGetFloat8(value)
+									  : (double) DatumGetFloat4(value));
+			else
+				p->isum += key;
+			break;
+		case GR_OP_MIN:
+			if (key < p->key)
+				p->key = key;
+			break;
+		case GR_OP_MAX:
+			if (key > p->key)
+				p->key = key;
+			break;
+		case GR_OP_TOPK:
+			gr_partial_topk_push(p, st->mcxt, key);
+			break;
+	}
+	p->count++;
+	gr_stats.cpu_batches++;
+	gr_stats.cpu_rows++;
+}
+
+/* Add one non-NULL input value to the state: the per-row fast path. */
+static inline void
+gr_state_add(GrState *st, Datum value)
+{
+	GrBatch    *b = &st->batch;
+
+	if (likely(b->n < b->cap))
+		gr_store_value(st->type, b->values, b->n++, value);
+	else if (st->partial.count < st->buffer_at)
+		gr_fold_one(st, value);
+	else
+		gr_state_add_slow(st, value);
 }
 
 #endif							/* GPU_REDUCE_H */

@@ -17,17 +17,48 @@ void
 gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
 {
 	memset(p, 0, sizeof(*p));
-	if ((op == GR_OP_SUM || op == GR_OP_AVG) &&
-		(type == GR_FLOAT4 || type == GR_FLOAT8))
+	switch (op)
 	{
-		p->xsum = MemoryContextAlloc(mcxt, sizeof(GrXsum));
-		gr_xsum_init(p->xsum);
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (GR_IS_FLOAT(type))
+				gr_xsmall_init(&p->small);
+			break;
+		case GR_OP_MIN:
+			p->key = PG_INT64_MAX;
+			break;
+		case GR_OP_MAX:
+			p->key = PG_INT64_MIN;
+			break;
+		case GR_OP_TOPK:
+			p->k = k;
+			break;
 	}
-	if (op == GR_OP_MIN)
-		p->key = PG_INT64_MAX;
-	else if (op == GR_OP_MAX)
-		p->key = PG_INT64_MIN;
-	p->k = k;
+}
+
+/*
+ * Move a float sum from its small accumulator to a full one, for a value
+ * the small one cannot take.
+ */
+void
+gr_partial_widen(GrPartial *p, MemoryContext mcxt)
+{
+	GrXsum	   *x = MemoryContextAlloc(mcxt, sizeof(GrXsum));
+
+	gr_xsum_init(x);
+	gr_xsmall_to_xsum(&p->small, x);
+	p->xsum = x;
+}
+
+/* The float sum as a full accumulator: its own, or a copy made in tmp. */
+GrXsum *
+gr_partial_xsum(GrPartial *p, GrXsum *tmp)
+{
+	if (p->xsum != NULL)
+		return p->xsum;
+	gr_xsum_init(tmp);
+	gr_xsmall_to_xsum(&p->small, tmp);
+	return tmp;
 }
 
 /* Restore the min-heap property downwards from position i. */
@@ -90,7 +121,7 @@ gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key)
 
 /* dst += src, for partial results of the same op and type. */
 void
-gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
+gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, GrType type,
 				   const GrPartial *src)
 {
 	if (src->count == 0)
@@ -100,10 +131,20 @@ gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (dst->xsum != NULL)
-				gr_xsum_merge(dst->xsum, src->xsum);
-			else
+			if (!GR_IS_FLOAT(type))
 				dst->isum += src->isum;
+			else if (dst->xsum == NULL && src->xsum == NULL &&
+					 gr_xsmall_merge(&dst->small, &src->small))
+				break;
+			else
+			{
+				if (dst->xsum == NULL)
+					gr_partial_widen(dst, mcxt);
+				if (src->xsum != NULL)
+					gr_xsum_merge(dst->xsum, src->xsum);
+				else
+					gr_xsmall_to_xsum(&src->small, dst->xsum);
+			}
 			break;
 		case GR_OP_MIN:
 			dst->key = Min(dst->key, src->key);

@@ -44,9 +44,10 @@ gpu_reduce_serialize(PG_FUNCTION_ARGS)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (p->xsum != NULL)
+			if (GR_IS_FLOAT(st->type))
 			{
-				GrXsum	   *x = p->xsum;
+				GrXsum		tmp;
+				GrXsum	   *x = gr_partial_xsum(p, &tmp);
 				int			first = 0;
 				int			last = GR_XSUM_LIMBS - 1;
 
@@ -158,7 +159,7 @@ read_state(bytea *bytes)
 		malformed(psprintf("unknown type %d", type));
 
 	st = gr_state_create(CurrentMemoryContext, op, type,
-						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0);
+						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0, true);
 	p = &st->partial;
 	p->count = (int64) read_uint(&r, 8);
 	if (p->count < 0)
@@ -168,12 +169,14 @@ read_state(bytea *bytes)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (p->xsum != NULL)
+			if (GR_IS_FLOAT(type))
 			{
-				GrXsum	   *x = p->xsum;
+				GrXsum		full;
+				GrXsum	   *x = &full;
 				int			first,
 							nlimbs;
 
+				gr_xsum_init(x);
 				x->nan = (int64) read_uint(&r, 8);
 				x->pinf = (int64) read_uint(&r, 8);
 				x->ninf = (int64) read_uint(&r, 8);
@@ -195,6 +198,12 @@ read_state(bytea *bytes)
 						: (limb < -(INT64CONST(1) << 61) || limb > (INT64CONST(1) << 61)))
 						malformed("accumulator limb out of range");
 					x->limb[i] = limb;
+				}
+				/* kept small when it fits, as the state was before serializing */
+				if (!gr_xsmall_from_xsum(&p->small, x))
+				{
+					p->xsum = MemoryContextAlloc(CurrentMemoryContext, sizeof(GrXsum));
+					*p->xsum = full;
 				}
 			}
 			else

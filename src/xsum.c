@@ -11,9 +11,12 @@
  */
 #include "xsum.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
+#define Min(a, b) ((a) < (b) ? (a) : (b))
+#define Max(a, b) ((a) > (b) ? (a) : (b))
 #define DIGIT_MASK	((int64_t) 0xFFFFFFFF)
 
 /* Zero the accumulator. */
@@ -321,4 +324,258 @@ gr_xsum_to_float(GrXsum *x, int64_t count, float *result)
 
 	*result = (float) d;
 	return st;
+}
+
+/* ---- the small accumulator ---- */
+
+#define XSMALL_TOP_LIMIT ((int64_t) 1 << 31)
+
+/* Empty small accumulator. */
+void
+gr_xsmall_init(GrXsmall *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->lo = -1;
+}
+
+/*
+ * Propagate carries so that every limb but the top one is in [-2^31, 2^31):
+ * signed digits, so that a small negative sum stays in few limbs.
+ */
+static void
+xsmall_normalize(GrXsmall *s)
+{
+	for (int j = 0; j < GR_XSMALL_LIMBS - 1; j++)
+	{
+		int64_t		c = (s->limb[j] + ((int64_t) 1 << 31)) >> 32;
+
+		s->limb[j] -= (int64_t) ((uint64_t) c << 32);
+		s->limb[j + 1] += c;
+	}
+	s->pending = 0;
+}
+
+/*
+ * Move the window of a normalized small accumulator so that it covers GrXsum
+ * limbs [first, last] as well as its own nonzero limbs.  False, changing
+ * nothing, if they span more than GR_XSMALL_LIMBS limbs or the top limb
+ * holds more than a digit.
+ */
+static bool
+xsmall_cover(GrXsmall *s, int first, int last)
+{
+	int64_t		moved[GR_XSMALL_LIMBS] = {0};
+	int			lo;
+
+	if (s->lo >= 0)
+	{
+		if (s->limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
+			s->limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+			return false;
+		for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+			if (s->limb[j] != 0)
+			{
+				if (s->lo + j < first)
+					first = s->lo + j;
+				if (s->lo + j > last)
+					last = s->lo + j;
+			}
+	}
+	if (last - first + 1 > GR_XSMALL_LIMBS)
+		return false;
+	/* centre the used limbs, leaving room for carries above them */
+	lo = first - (GR_XSMALL_LIMBS - (last - first + 1)) / 2;
+	if (lo > GR_XSUM_LIMBS - GR_XSMALL_LIMBS)
+		lo = GR_XSUM_LIMBS - GR_XSMALL_LIMBS;
+	if (lo < 0)
+		lo = 0;
+	if (s->lo >= 0)
+		for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+			if (s->limb[j] != 0)
+				moved[s->lo + j - lo] = s->limb[j];
+	memcpy(s->limb, moved, sizeof(moved));
+	s->lo = (int16_t) lo;
+	return true;
+}
+
+/*
+ * gr_xsmall_add's other cases: zeros, subnormals, NaN and infinities, the
+ * first value, a value outside the window, and normalizing.
+ */
+bool
+gr_xsmall_add_slow(GrXsmall *s, uint64_t bits)
+{
+	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
+	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
+	unsigned	d;
+	GrXsum		one;
+
+	if (e == 0x7FF)
+		return false;
+	if (e == 0 && m == 0)
+		return (bits >> 63) == 0;	/* +0.0 adds nothing; -0.0 is counted */
+	d = (e != 0 ? e - 1 : 0) >> 5;
+	xsmall_normalize(s);
+	if (!xsmall_cover(s, (int) d, (int) d + 2))
+		return false;
+	/* add it with the full accumulator's code, then copy its three limbs */
+	memset(one.limb + d, 0, sizeof(int64_t) * 3);
+	xsum_add_bits(&one, bits);
+	for (int j = 0; j < 3; j++)
+		s->limb[d - s->lo + j] += one.limb[d + j];
+	s->pending = 1;
+	return true;
+}
+
+/* dst += src; false, changing nothing, if dst's window cannot hold both. */
+bool
+gr_xsmall_merge(GrXsmall *dst, const GrXsmall *src)
+{
+	GrXsmall	add = *src;
+	int			first = GR_XSUM_LIMBS,
+				last = -1;
+
+	if (src->lo < 0)
+		return true;
+	xsmall_normalize(&add);
+	if (add.limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
+		add.limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+		return false;
+	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+		if (add.limb[j] != 0)
+		{
+			first = Min(first, add.lo + j);
+			last = Max(last, add.lo + j);
+		}
+	if (last < 0)
+		return true;
+	if (dst->lo >= 0)
+		xsmall_normalize(dst);
+	if (!xsmall_cover(dst, first, last))
+		return false;
+	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+		if (add.limb[j] != 0)
+			dst->limb[add.lo + j - dst->lo] += add.limb[j];
+	dst->pending = 1;
+	return true;
+}
+
+/* x += s. */
+void
+gr_xsmall_to_xsum(const GrXsmall *s, GrXsum *x)
+{
+	if (s->lo < 0)
+		return;
+	gr_xsum_normalize(x);
+	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+		x->limb[s->lo + j] += s->limb[j];
+	gr_xsum_normalize(x);
+}
+
+/*
+ * The value of a full accumulator as a small one, if it has no special
+ * values and its digits fit in a window; false, leaving s empty, if not.
+ */
+bool
+gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x)
+{
+	int64_t		d[GR_XSUM_LIMBS];
+	int			first = GR_XSUM_LIMBS,
+				last = -1;
+
+	gr_xsmall_init(s);
+	if (x->nan != 0 || x->pinf != 0 || x->ninf != 0 || x->negzero != 0)
+		return false;
+	memcpy(d, x->limb, sizeof(d));
+	for (int i = 0; i < GR_XSUM_LIMBS - 1; i++)
+	{
+		int64_t		c = (d[i] + ((int64_t) 1 << 31)) >> 32;
+
+		d[i] -= (int64_t) ((uint64_t) c << 32);
+		d[i + 1] += c;
+	}
+	for (int i = 0; i < GR_XSUM_LIMBS; i++)
+		if (d[i] != 0)
+		{
+			first = Min(first, i);
+			last = Max(last, i);
+		}
+	if (last < 0)
+		return true;
+	if (d[last] >= XSMALL_TOP_LIMIT || d[last] < -XSMALL_TOP_LIMIT ||
+		!xsmall_cover(s, first, last))
+	{
+		gr_xsmall_init(s);
+		return false;
+	}
+	for (int i = first; i <= last; i++)
+		s->limb[i - s->lo] = d[i];
+	return true;
+}
+
+/*
+ * Round a small accumulator's sum to double (or, with single, to float) the
+ * quick way: when its digits fit in 128 bits, the integer converts with one
+ * correct rounding (the compiler's int128 conversion rounds to nearest even)
+ * and scaling by a power of two is exact for a normal result.  False when
+ * that does not hold (digits wider than 128 bits, subnormal or overflowing
+ * results): gr_xsum_round() then does it.
+ */
+bool
+gr_xsmall_round(const GrXsmall *s, bool single, double *result)
+{
+	GrXsmall	t = *s;
+	int			first = -1,
+				last = -1;
+	__int128	v = 0;
+	int			e;
+
+	if (t.lo < 0)
+	{
+		*result = 0.0;
+		return true;
+	}
+	xsmall_normalize(&t);
+	if (t.limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
+		t.limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+		return false;
+	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+		if (t.limb[j] != 0)
+		{
+			if (first < 0)
+				first = j;
+			last = j;
+		}
+	if (first < 0)
+	{
+		*result = 0.0;			/* no -0.0 here: those go to the full one */
+		return true;
+	}
+	if (last - first > 3)
+		return false;
+	for (int j = last; j >= first; j--)
+		v = v * ((__int128) 1 << 32) + t.limb[j];
+	e = 32 * (t.lo + first) - 1074;
+	/* scaling is exact only when the result is normal and finite */
+	if (single)
+	{
+		float		f = (float) v;
+		int			ex;
+
+		(void) frexpf(f, &ex);
+		if (ex + e < FLT_MIN_EXP || ex + e > FLT_MAX_EXP)
+			return false;
+		*result = ldexpf(f, e);
+	}
+	else
+	{
+		double		d = (double) v;
+		int			ex;
+
+		(void) frexp(d, &ex);
+		if (ex + e < DBL_MIN_EXP || ex + e > DBL_MAX_EXP)
+			return false;
+		*result = ldexp(d, e);
+	}
+	return true;
 }

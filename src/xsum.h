@@ -19,6 +19,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include <string.h>
 
 #define GR_XSUM_LIMB_BITS	32
 #define GR_XSUM_LIMBS		67	/* 2046 + 53 bits of position, plus headroom */
@@ -49,6 +50,24 @@ typedef enum GrXsumStatus
 	GR_XSUM_OVERFLOW			/* finite inputs, exact sum out of range */
 } GrXsumStatus;
 
+/*
+ * A small exact accumulator: GR_XSMALL_LIMBS consecutive limbs of a GrXsum,
+ * limb[j] standing for GrXsum limb lo + j.  It holds a sum exactly while
+ * every value falls in its window (values within about 2^64 of each other,
+ * which is what most columns hold), in 48 bytes instead of a GrXsum's 576:
+ * a GROUP BY with a million groups keeps one per group.  It has no counters
+ * for NaN, infinities and -0.0; adding one of those, or a value outside the
+ * window it cannot move to cover, fails, and the caller moves to a GrXsum.
+ */
+#define GR_XSMALL_LIMBS 5
+
+typedef struct GrXsmall
+{
+	int64_t		limb[GR_XSMALL_LIMBS];
+	int16_t		lo;				/* GrXsum limb of limb[0]; -1 while empty */
+	int32_t		pending;		/* digit additions since last normalize */
+} GrXsmall;
+
 extern void gr_xsum_init(GrXsum *x);
 extern void gr_xsum_add_double(GrXsum *x, double v);
 extern void gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n);
@@ -59,5 +78,59 @@ extern GrXsumStatus gr_xsum_round(GrXsum *x, int64_t count, int precision,
 								  int min_exp, int max_exp, double *result);
 extern GrXsumStatus gr_xsum_to_double(GrXsum *x, int64_t count, double *result);
 extern GrXsumStatus gr_xsum_to_float(GrXsum *x, int64_t count, float *result);
+
+extern void gr_xsmall_init(GrXsmall *s);
+extern bool gr_xsmall_add_slow(GrXsmall *s, uint64_t bits);
+extern bool gr_xsmall_merge(GrXsmall *dst, const GrXsmall *src);
+extern void gr_xsmall_to_xsum(const GrXsmall *s, GrXsum *x);
+extern bool gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x);
+extern bool gr_xsmall_round(const GrXsmall *s, bool single, double *result);
+
+/*
+ * Add one double to a small accumulator; false (nothing added) if it needs
+ * the full one.  The common case, a finite value inside the window, is
+ * inline; the rest goes to gr_xsmall_add_slow().
+ */
+static inline bool
+gr_xsmall_add(GrXsmall *s, double v)
+{
+	uint64_t	bits;
+	unsigned	e,
+				p,
+				sh;
+	uint64_t	m,
+				lo,
+				hi;
+	int			j;
+
+	memcpy(&bits, &v, sizeof(bits));
+	e = (unsigned) (bits >> 52) & 0x7FF;
+	m = bits & (((uint64_t) 1 << 52) - 1);
+	if (e == 0 || e == 0x7FF || s->lo < 0 ||
+		s->pending >= GR_XSUM_MAX_UNNORMALIZED)
+		return gr_xsmall_add_slow(s, bits);
+	p = e - 1;
+	j = (int) (p >> 5) - s->lo;
+	if (j < 0 || j > GR_XSMALL_LIMBS - 3)
+		return gr_xsmall_add_slow(s, bits);
+	m |= (uint64_t) 1 << 52;
+	sh = p & 31;
+	lo = m << sh;
+	hi = sh != 0 ? m >> (64 - sh) : 0;
+	if (bits >> 63)
+	{
+		s->limb[j] -= (int64_t) (lo & 0xFFFFFFFF);
+		s->limb[j + 1] -= (int64_t) (lo >> 32);
+		s->limb[j + 2] -= (int64_t) hi;
+	}
+	else
+	{
+		s->limb[j] += (int64_t) (lo & 0xFFFFFFFF);
+		s->limb[j + 1] += (int64_t) (lo >> 32);
+		s->limb[j + 2] += (int64_t) hi;
+	}
+	s->pending++;
+	return true;
+}
 
 #endif							/* GR_XSUM_H */
