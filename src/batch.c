@@ -63,7 +63,7 @@ free_buffer(GrState *st)
 {
 	GrBatch    *b = &st->batch;
 
-	if (b->values != NULL && st->slot < 0)
+	if (b->values != NULL && gr_state_slot(st) < 0)
 	{
 		pfree(b->values);
 		account_buffer(-(int64) b->cap * gr_type_size(st->type));
@@ -83,44 +83,49 @@ release_callback(void *arg)
 	GrState    *st = (GrState *) arg;
 
 	gr_gpu_release(st);
-	if (st->slot < 0)
+	if (gr_state_slot(st) < 0)
 		account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
 	st->batch.values = NULL;
 	st->batch.cap = 0;
 	st->batch.n = 0;
 }
 
-/* Register release_callback once per state. */
-static void
-watch_state(GrState *st)
+/*
+ * The state's extension, made when it first takes a buffer or a slot, with
+ * release_callback registered.
+ */
+static GrStateExt *
+state_ext(GrState *st)
 {
-	if (st->release_cb == NULL)
+	if (st->ext == NULL)
 	{
-		st->release_cb = MemoryContextAlloc(st->mcxt, sizeof(MemoryContextCallback));
-		st->release_cb->func = release_callback;
-		st->release_cb->arg = st;
-		MemoryContextRegisterResetCallback(st->mcxt, st->release_cb);
+		GrStateExt *ext = MemoryContextAllocZero(st->mcxt, sizeof(GrStateExt));
+
+		ext->slot = -1;
+		ext->release_cb.func = release_callback;
+		ext->release_cb.arg = st;
+		MemoryContextRegisterResetCallback(st->mcxt, &ext->release_cb);
+		st->ext = ext;
 	}
+	return st->ext;
 }
 
 /*
  * States of an aggregate context come from an arena: blocks carved into
- * 128-byte states on 128-byte boundaries, with no chunk header.  A GROUP BY
- * with a million groups touches one state per row, each a cache miss; a
- * state that starts on a 128-byte boundary is one aligned pair of cache
- * lines (which the CPU fetches together) instead of up to three lines, and
- * takes 128 bytes instead of palloc's 144.  The memory is the context's, so
- * it goes when the context is reset or deleted, and HashAggregate counts it.
+ * 64- or 128-byte cells on boundaries of their size, with no chunk header.
+ * A GROUP BY with a million groups touches one state per row, each a cache
+ * miss, so the working set is what counts: an integer sum's state is one
+ * cache line, where palloc would take 80 bytes (its header and size class)
+ * spread over two.  The memory is the context's, so it goes when the context
+ * is reset or deleted, and HashAggregate counts it.
  */
-#define GR_STATE_ALIGN 128
-#define GR_ARENA_FIRST_BLOCK (8 * sizeof(GrState))
-#define GR_ARENA_MAX_BLOCK ((Size) 8 * 1024 * 1024)
+#define GR_ARENA_FIRST_BLOCK ((Size) 1024)
+#define GR_ARENA_MAX_BLOCK ((Size) 1024 * 1024)
 #define GR_ARENAS 4
 
-StaticAssertDecl(sizeof(GrState) == GR_STATE_ALIGN,
-				 "GrState must fill one arena cell");
 StaticAssertDecl(offsetof(GrState, partial) + offsetof(GrPartial, isum) + sizeof(int128) <= 64,
-				 "an integer sum must be in the state's first cache line");
+				 "an integer sum must fit a 64-byte state");
+StaticAssertDecl(sizeof(GrState) <= 128, "a state must fit a 128-byte cell");
 
 typedef struct GrArena
 {
@@ -171,25 +176,24 @@ arena_of(MemoryContext mcxt)
 	return a;
 }
 
-/* A zeroed state from the arena of mcxt. */
+/* A zeroed cell of 'size' bytes (64 or 128) from the arena of mcxt. */
 static GrState *
-arena_alloc(MemoryContext mcxt)
+arena_alloc(MemoryContext mcxt, Size size)
 {
 	GrArena    *a = arena_of(mcxt);
-	GrState    *st;
+	char	   *cell = (char *) TYPEALIGN(size, a->next);
 
-	if (a->next == a->end)
+	if (a->next == NULL || cell + size > a->end)
 	{
-		char	   *block = MemoryContextAlloc(mcxt, a->block_size + GR_STATE_ALIGN);
+		char	   *block = MemoryContextAlloc(mcxt, a->block_size + 128);
 
-		a->next = (char *) TYPEALIGN(GR_STATE_ALIGN, block);
-		a->end = a->next + a->block_size;
+		cell = (char *) TYPEALIGN(128, block);
+		a->end = cell + a->block_size;
 		a->block_size = Min(a->block_size * 2, GR_ARENA_MAX_BLOCK);
 	}
-	st = (GrState *) a->next;
-	a->next += sizeof(GrState);
-	memset(st, 0, sizeof(GrState));
-	return st;
+	a->next = cell + size;
+	memset(cell, 0, size);
+	return (GrState *) cell;
 }
 
 /*
@@ -200,16 +204,16 @@ GrState *
 gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k,
 				bool temporary)
 {
+	Size		size = offsetof(GrState, partial) + gr_partial_size(op, type);
 	GrState    *st = temporary ? MemoryContextAllocZero(mcxt, sizeof(GrState))
-		: arena_alloc(mcxt);
+		: arena_alloc(mcxt, size <= 64 ? 64 : 128);
 
 	st->op = op;
 	st->type = type;
 	st->mcxt = mcxt;
-	st->slot = -1;
 	gr_partial_init(&st->partial, mcxt, op, type, k);
 	/* a state bound for the GPU from its first value needs no CPU prelude */
-	st->buffer_at = gr_min_gpu_rows <= 1 && gr_gpu_wanted(st) ? 0 : GR_DIRECT_ROWS;
+	st->direct_left = gr_min_gpu_rows <= 1 && gr_gpu_wanted(st) ? 0 : GR_DIRECT_ROWS;
 	return st;
 }
 
@@ -223,12 +227,12 @@ resize_buffer(GrState *st, int32 cap)
 	int			size = gr_type_size(st->type);
 	int64		growth = (int64) (cap - st->batch.cap) * size;
 
-	Assert(st->slot < 0);
+	Assert(gr_state_slot(st) < 0);
 	if (growth > 0 &&
 		gr_stats.buffer_bytes + growth > (int64) gr_buffer_memory_kb * 1024)
 		return false;
 
-	watch_state(st);
+	state_ext(st);
 	if (st->batch.values == NULL)
 		st->batch.values = MemoryContextAlloc(st->mcxt, (Size) cap * size);
 	else
@@ -250,7 +254,7 @@ flush_batch(GrState *st)
 
 	if (b->n == 0)
 		return;
-	if (st->slot >= 0 && gr_enabled && b->n >= gr_min_gpu_rows)
+	if (gr_state_slot(st) >= 0 && gr_enabled && b->n >= gr_min_gpu_rows)
 	{
 		gr_gpu_submit(st);
 		return;
@@ -270,8 +274,8 @@ move_to_slot(GrState *st)
 	void	   *old = b->values;
 	int32		old_cap = b->cap;
 
-	Assert(b->n == 0 && st->slot < 0);
-	watch_state(st);
+	Assert(b->n == 0 && gr_state_slot(st) < 0);
+	state_ext(st);
 	if (!gr_gpu_take_slot(st))
 		return false;
 	if (old != NULL)
@@ -290,7 +294,7 @@ move_to_slot(GrState *st)
 static bool
 gpu_bound(GrState *st)
 {
-	return st->slot < 0 && gr_batch_rows >= gr_min_gpu_rows &&
+	return gr_state_slot(st) < 0 && gr_batch_rows >= gr_min_gpu_rows &&
 		st->partial.count + st->batch.n + 1 >= gr_min_gpu_rows &&
 		gr_gpu_wanted(st);
 }
@@ -314,7 +318,7 @@ make_room(GrState *st)
 		if (move_to_slot(st))
 			return true;
 	}
-	if (st->slot < 0 && b->cap < limit &&
+	if (gr_state_slot(st) < 0 && b->cap < limit &&
 		resize_buffer(st, b->cap == 0 ? Min(GR_FIRST_BATCH_ROWS, limit)
 					  : Min(b->cap * 2, limit)))
 		return true;
@@ -322,7 +326,7 @@ make_room(GrState *st)
 	if (b->cap > 0)
 	{
 		/* batch_rows may have been lowered since the buffer grew */
-		if (st->slot < 0 && b->cap > limit)
+		if (gr_state_slot(st) < 0 && b->cap > limit)
 			resize_buffer(st, limit);
 		return true;
 	}
@@ -344,7 +348,7 @@ gr_state_add_slow(GrState *st, Datum value)
 {
 	if (!make_room(st))
 	{
-		st->buffer_at = st->partial.count + GR_RETRY_BUFFER_ROWS;
+		st->direct_left = GR_RETRY_BUFFER_ROWS - 1;
 		gr_fold_one(st, value);
 		return;
 	}
@@ -367,7 +371,7 @@ void
 gr_state_release_buffer(GrState *st)
 {
 	Assert(st->batch.n == 0);
-	if (st->slot >= 0)
+	if (gr_state_slot(st) >= 0)
 		gr_gpu_release(st);
 	else
 		free_buffer(st);

@@ -145,7 +145,7 @@ gr_gpu_take_slot(GrState *st)
 		exit_hook_set = true;
 	}
 	gr_slot(i)->owner_procno = MyProc->pgprocno;
-	st->slot = i;
+	st->ext->slot = i;
 	st->batch.values = gr_slot_values(i);
 	st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
 								gr_shared->slot_bytes / gr_type_size(st->type));
@@ -283,12 +283,13 @@ fold_slot(GrState *st, int i, uint32 outcome)
 static void
 fold_oldest(GrState *st)
 {
-	int			i = st->inflight[0];
+	GrStateExt *ext = st->ext;
+	int			i = ext->inflight[0];
 	uint32		outcome = wait_slot(i);
 
 	/* off the list first, so an error while folding cannot fold it twice */
-	st->ninflight--;
-	memmove(st->inflight, st->inflight + 1, sizeof(int32) * st->ninflight);
+	ext->ninflight--;
+	memmove(ext->inflight, ext->inflight + 1, sizeof(int32) * ext->ninflight);
 	fold_slot(st, i, outcome);
 }
 
@@ -300,12 +301,13 @@ void
 gr_gpu_submit(GrState *st)
 {
 	GrBatch    *b = &st->batch;
-	GrSlot	   *slot = gr_slot(st->slot);
+	GrStateExt *ext = st->ext;
+	GrSlot	   *slot = gr_slot(ext->slot);
 
 	/* fold whatever has finished, and make room in the in-flight list */
-	while (st->ninflight > 0 &&
-		   (st->ninflight == GR_MAX_INFLIGHT ||
-			pg_atomic_read_u32(&gr_slot(st->inflight[0])->state) >= GR_SLOT_DONE))
+	while (ext->ninflight > 0 &&
+		   (ext->ninflight == GR_MAX_INFLIGHT ||
+			pg_atomic_read_u32(&gr_slot(ext->inflight[0])->state) >= GR_SLOT_DONE))
 		fold_oldest(st);
 
 	slot->op = cuda_op(st);
@@ -317,10 +319,8 @@ gr_gpu_submit(GrState *st)
 	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
 	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);
 
-	if (st->inflight == NULL)
-		st->inflight = MemoryContextAlloc(st->mcxt, sizeof(int32) * GR_MAX_INFLIGHT);
-	st->inflight[st->ninflight++] = st->slot;
-	st->slot = -1;
+	ext->inflight[ext->ninflight++] = ext->slot;
+	ext->slot = -1;
 	b->values = NULL;
 	b->cap = 0;
 	b->n = 0;
@@ -330,7 +330,7 @@ gr_gpu_submit(GrState *st)
 void
 gr_gpu_wait(GrState *st)
 {
-	while (st->ninflight > 0)
+	while (st->ext != NULL && st->ext->ninflight > 0)
 		fold_oldest(st);
 }
 
@@ -341,15 +341,17 @@ gr_gpu_wait(GrState *st)
 void
 gr_gpu_release(GrState *st)
 {
-	if (gr_shared == NULL)
+	GrStateExt *ext = st->ext;
+
+	if (gr_shared == NULL || ext == NULL)
 		return;
-	for (int j = 0; j < st->ninflight; j++)
-		abandon_slot(st->inflight[j]);
-	st->ninflight = 0;
-	if (st->slot >= 0)
+	for (int j = 0; j < ext->ninflight; j++)
+		abandon_slot(ext->inflight[j]);
+	ext->ninflight = 0;
+	if (ext->slot >= 0)
 	{
-		free_slot(st->slot);
-		st->slot = -1;
+		free_slot(ext->slot);
+		ext->slot = -1;
 		st->batch.values = NULL;
 		st->batch.cap = 0;
 		st->batch.n = 0;

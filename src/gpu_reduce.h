@@ -52,25 +52,29 @@ typedef enum GrType
 /*
  * Partial result of all values reduced so far.  Min, max and top-k work on
  * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
- * Only the fields of the state's operation are in use, so they share space:
- * a GROUP BY keeps one per group.
+ * Only the fields of the state's operation are in use, so they share space
+ * (gr_partial_size() says how much of it an operation uses): a GROUP BY
+ * keeps one per group.
  */
 typedef struct GrPartial
 {
 	int64		count;			/* non-NULL values folded in */
-	GrXsum	   *xsum;			/* float sum or avg: the full exact accumulator,
-								 * or NULL while small holds the sum */
 	union
 	{
 		int128		isum;		/* sum or avg of an integer type */
-		GrXsmall	small;		/* sum or avg of a float type, while it fits */
 		int64		key;		/* min or max, as an order key */
-		struct
+		struct					/* top-k */
 		{
-			int32		k;		/* top-k: how many to keep */
+			int32		k;		/* how many to keep */
 			int32		nkeys;	/* keys held, a min-heap */
 			int32		keys_cap;	/* allocated length of keys */
 			int64	   *keys;	/* the heap */
+		};
+		struct					/* sum or avg of a float type */
+		{
+			GrXsum	   *xsum;	/* the full exact accumulator, or NULL
+								 * while small holds the sum */
+			GrXsmall	small;
 		};
 	};
 } GrPartial;
@@ -89,27 +93,32 @@ typedef struct GrBatch
 /* GPU batches one state may have in flight before it waits for the oldest */
 #define GR_MAX_INFLIGHT 4
 
+/* What only a state with a batch buffer or a GPU slot needs. */
+typedef struct GrStateExt
+{
+	int32		slot;			/* GPU slot holding the batch's values, or -1 */
+	int32		ninflight;		/* slots in inflight */
+	int32		inflight[GR_MAX_INFLIGHT];	/* submitted, oldest first */
+	MemoryContextCallback release_cb;	/* gives back buffer budget and slots */
+} GrStateExt;
+
 /*
  * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
- * per group and touches one per row, so it is 128 bytes on a 128-byte
- * boundary (batch.c's arena) with what a row touches in the first 64: what
- * only a few states need (the reset callback, the GPU in-flight list) is
- * allocated when first needed.
+ * per group and touches one per row, so a state is as small as its
+ * operation allows (gr_partial_size): a 64-byte cell on a 64-byte boundary,
+ * one cache line, for integer sums and averages, min and max (native sum's
+ * state is as big); a 128-byte cell for float sums and top-k (batch.c's
+ * arena).  What only states with a buffer or a GPU slot need is in ext.
  */
 typedef struct GrState
 {
-	/* first cache line: all that adding a value to most states touches */
 	GrBatch		batch;
+	MemoryContext mcxt;			/* the aggregate context holding this state */
+	GrStateExt *ext;			/* NULL until the state takes a buffer or slot */
+	int32		direct_left;	/* values to fold one by one before a buffer */
 	uint8		op;				/* GrOp */
 	uint8		type;			/* GrType */
-	uint8		ninflight;		/* slots in inflight */
-	int64		buffer_at;		/* fold values one by one until count is this */
-	GrPartial	partial;
-	/* the rest */
-	int32		slot;			/* GPU slot holding the batch's values, or -1 */
-	MemoryContext mcxt;			/* the aggregate context holding this state */
-	int32	   *inflight;		/* GR_MAX_INFLIGHT slots submitted, oldest first */
-	MemoryContextCallback *release_cb;	/* gives back buffer budget and slots */
+	GrPartial	partial;		/* last: only gr_partial_size() of it exists */
 } GrState;
 
 /* GUCs (gpu_reduce.c) */
@@ -142,6 +151,7 @@ extern void gr_state_release_buffer(GrState *st);
 extern int	gr_type_size(GrType type);
 
 /* partial results (partial.c) */
+extern Size gr_partial_size(GrOp op, GrType type);
 extern void gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op,
 							GrType type, int32 k);
 extern void gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key);
@@ -160,6 +170,13 @@ extern bool gr_gpu_take_slot(GrState *st);
 extern void gr_gpu_submit(GrState *st);
 extern void gr_gpu_wait(GrState *st);
 extern void gr_gpu_release(GrState *st);
+
+/* The GPU slot a state's batch is in, or -1. */
+static inline int32
+gr_state_slot(const GrState *st)
+{
+	return st->ext != NULL ? st->ext->slot : -1;
+}
 
 /* Store one value of the type at position i of a batch buffer. */
 static inline void
@@ -307,8 +324,11 @@ gr_state_add(GrState *st, Datum value)
 
 	if (likely(b->n < b->cap))
 		gr_store_value(st->type, b->values, b->n++, value);
-	else if (st->partial.count < st->buffer_at)
+	else if (st->direct_left > 0)
+	{
+		st->direct_left--;
 		gr_fold_one(st, value);
+	}
 	else
 		gr_state_add_slow(st, value);
 }

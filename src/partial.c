@@ -12,11 +12,31 @@
  */
 #include "gpu_reduce.h"
 
-/* Set up an empty partial result for op on type. */
+/* Bytes of a GrPartial that op on type uses. */
+Size
+gr_partial_size(GrOp op, GrType type)
+{
+	switch (op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (!GR_IS_FLOAT(type))
+				return offsetof(GrPartial, isum) + sizeof(int128);
+			break;
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			return offsetof(GrPartial, key) + sizeof(int64);
+		case GR_OP_TOPK:
+			break;
+	}
+	return sizeof(GrPartial);
+}
+
+/* Set up an empty partial result for op on type (gr_partial_size of it). */
 void
 gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
 {
-	memset(p, 0, sizeof(*p));
+	memset(p, 0, gr_partial_size(op, type));
 	switch (op)
 	{
 		case GR_OP_SUM:
