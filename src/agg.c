@@ -64,9 +64,10 @@ aggregate_context(FunctionCallInfo fcinfo)
 
 /*
  * The common transition: ignore NULL input, create the state on the first
- * value, add the value to the batch.
+ * value, add the value to the batch.  Inlined into each aggregate's
+ * transition function, so that the per-row path is compiled for its op.
  */
-static Datum
+static pg_attribute_always_inline Datum
 transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 {
 	GrState    *st;
@@ -78,12 +79,17 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
 	}
 	if (PG_ARGISNULL(0))
+	{
+		/* the input type, looked up once per call site (a GROUP BY makes many states) */
+		if (fcinfo->flinfo->fn_extra == NULL)
+			fcinfo->flinfo->fn_extra =
+				(void *) (uintptr_t) type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1));
 		st = gr_state_create(aggregate_context(fcinfo), op,
-							 type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1)),
-							 k, false);
+							 (GrType) (uintptr_t) fcinfo->flinfo->fn_extra, k, false);
+	}
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
-	gr_state_add(st, PG_GETARG_DATUM(1));
+	gr_state_add(st, op, PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(st);
 }
 

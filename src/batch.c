@@ -1,22 +1,20 @@
 /*
  * batch.c
- *	  The transition state: appending values to its batch, handing full
- *	  batches to a reducer, and keeping batch buffers within
- *	  gpu_reduce.buffer_memory.
+ *	  The transition state: its arena, folding values one by one, appending
+ *	  them to its batch, handing full batches to a reducer, and keeping batch
+ *	  buffers within gpu_reduce.buffer_memory.
  *
- * A new state folds its first values one by one, as native aggregates do, so
- * that a GROUP BY with many small groups holds no buffers at all.  Past
- * those, a state that has had gpu_reduce.min_gpu_rows values and sees the GPU
- * service ready fills batch slots in shared memory for the GPU; any other
- * takes a palloc'd buffer that starts small and doubles up to a CPU batch
- * (at most GR_CPU_BATCH_ROWS values, fewer if gpu_reduce.batch_rows is
- * lower).  All buffers of a backend share one budget; a state that cannot
- * get a buffer within it folds values one by one.
+ * A state is small until it has had gpu_reduce.min_gpu_rows values: it folds
+ * them one by one into its partial result, as native aggregates do, so a
+ * GROUP BY of many small groups holds no buffers at all (their cache misses
+ * cost more than the folds).  A large state batches: in a GPU slot in shared
+ * memory when the GPU service is up and a slot is free, else in a palloc'd
+ * buffer that starts small and doubles up to a CPU batch (at most
+ * GR_CPU_BATCH_ROWS values, fewer if gpu_reduce.batch_rows is lower).  All
+ * buffers of a backend share one budget; a state that cannot get a buffer
+ * within it folds values one by one.
  */
 #include "gpu_reduce.h"
-
-/* values a new state folds one by one before it takes a batch buffer */
-#define GR_DIRECT_ROWS 64
 
 /* first capacity of a batch buffer, in values */
 #define GR_FIRST_BATCH_ROWS 64
@@ -212,8 +210,8 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k,
 	st->type = type;
 	st->mcxt = mcxt;
 	gr_partial_init(&st->partial, mcxt, op, type, k);
-	/* a state bound for the GPU from its first value needs no CPU prelude */
-	st->direct_left = gr_min_gpu_rows <= 1 && gr_gpu_wanted(st) ? 0 : GR_DIRECT_ROWS;
+	/* small until it has had min_gpu_rows values: fold them one by one */
+	st->direct_left = gr_min_gpu_rows - 1;
 	return st;
 }
 
@@ -349,7 +347,7 @@ gr_state_add_slow(GrState *st, Datum value)
 	if (!make_room(st))
 	{
 		st->direct_left = GR_RETRY_BUFFER_ROWS - 1;
-		gr_fold_one(st, value);
+		gr_fold_one(st, st->op, value);
 		return;
 	}
 	gr_store_value(st->type, st->batch.values, st->batch.n++, value);

@@ -265,7 +265,7 @@ gr_partial_add_double(GrPartial *p, MemoryContext mcxt, double v)
  * make a batch worth having (batch.c).
  */
 static inline void
-gr_fold_one(GrState *st, Datum value)
+gr_fold_one(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
 	int64		key;
@@ -288,7 +288,7 @@ gr_fold_one(GrState *st, Datum value)
 			key = gr_key_float8(DatumGetFloat8(value));
 			break;
 	}
-	switch (st->op)
+	switch (op)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
@@ -316,9 +316,12 @@ gr_fold_one(GrState *st, Datum value)
 	gr_stats.cpu_rows++;
 }
 
-/* Add one non-NULL input value to the state: the per-row fast path. */
+/*
+ * Add one non-NULL input value to the state: the per-row fast path.  op is
+ * st->op, passed so that a caller that knows it gets code for that op alone.
+ */
 static inline void
-gr_state_add(GrState *st, Datum value)
+gr_state_add(GrState *st, GrOp op, Datum value)
 {
 	GrBatch    *b = &st->batch;
 
@@ -327,7 +330,7 @@ gr_state_add(GrState *st, Datum value)
 	else if (st->direct_left > 0)
 	{
 		st->direct_left--;
-		gr_fold_one(st, value);
+		gr_fold_one(st, op, value);
 	}
 	else
 		gr_state_add_slow(st, value);

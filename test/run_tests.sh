@@ -15,7 +15,8 @@
 # GPU_REDUCE_SERVER_OPTS (extra server options for every pass, e.g.
 # '-c max_worker_processes=32'), plus those of test/harness.sh (PG_CONFIG,
 # GPU_REDUCE_MAKEFLAGS, ...).
-# Ends with the line 'N passed, N failed' (test files x passes).
+# First builds and runs test/xsum_test.c, the unit test of the exact float
+# accumulators.  Ends with the line 'N passed, N failed' (test files x passes).
 set -euo pipefail
 
 # shellcheck source=test/harness.sh
@@ -44,6 +45,11 @@ NTESTS=$(echo $TESTS | wc -w)
 
 gr_build
 gr_init_cluster
+
+# unit test of the exact float accumulators, outside PostgreSQL
+UNIT_FAILED=0
+cc -O2 -Wall -I"$GR_ROOT/src" "$GR_ROOT/test/xsum_test.c" "$GR_ROOT/src/xsum.c" -lm \
+	-o "$GR_TMP/xsum_test" && "$GR_TMP/xsum_test" || UNIT_FAILED=1
 
 # pg_regress runs as the unprivileged user, who may not be able to read the
 # repository (e.g. under /root): give it a copy of the suite
@@ -111,5 +117,6 @@ done
 gr_stop
 
 [ -z "$FAILED_PASSES" ] || echo "failed passes:$FAILED_PASSES"
+[ "$UNIT_FAILED" = 0 ] || echo "test/xsum_test.c FAILED"
 echo "$TOTAL_PASSED passed, $TOTAL_FAILED failed"
-[ "$TOTAL_FAILED" -eq 0 ]
+[ "$TOTAL_FAILED" -eq 0 ] && [ "$UNIT_FAILED" = 0 ]
