@@ -85,7 +85,7 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 			fcinfo->flinfo->fn_extra =
 				(void *) (uintptr_t) type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1));
 		st = gr_state_create(aggregate_context(fcinfo), op,
-							 (GrType) (uintptr_t) fcinfo->flinfo->fn_extra, k, false);
+							 (GrType) (uintptr_t) fcinfo->flinfo->fn_extra, k);
 	}
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
@@ -332,7 +332,7 @@ gpu_reduce_combine(PG_FUNCTION_ARGS)
 	gr_state_settle(s2);
 	if (s1 == NULL)
 		s1 = gr_state_create(aggcxt, s2->op, s2->type,
-							 s2->op == GR_OP_TOPK ? s2->partial.k : 0, false);
+							 s2->op == GR_OP_TOPK ? s2->partial.k : 0);
 	if (s1->op != s2->op || s1->type != s2->type)
 		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
 	if (s1->op == GR_OP_TOPK)

@@ -1,6 +1,6 @@
 /*
  * batch.c
- *	  The transition state: its arena, folding values one by one, appending
+ *	  The transition state: creating it, folding values one by one, appending
  *	  them to its batch, handing full batches to a reducer, and keeping batch
  *	  buffers within gpu_reduce.buffer_memory.
  *
@@ -108,103 +108,23 @@ state_ext(GrState *st)
 	return st->ext;
 }
 
-/*
- * States of an aggregate context come from an arena: blocks carved into
- * 64- or 128-byte cells on boundaries of their size, with no chunk header.
- * A GROUP BY with a million groups touches one state per row, each a cache
- * miss, so the working set is what counts: an integer sum's state is one
- * cache line, where palloc would take 80 bytes (its header and size class)
- * spread over two.  The memory is the context's, so it goes when the context
- * is reset or deleted, and HashAggregate counts it.
- */
-#define GR_ARENA_FIRST_BLOCK ((Size) 1024)
-#define GR_ARENA_MAX_BLOCK ((Size) 1024 * 1024)
-#define GR_ARENAS 4
-
 StaticAssertDecl(offsetof(GrState, partial) + offsetof(GrPartial, isum) + sizeof(int128) <= 64,
-				 "an integer sum must fit a 64-byte state");
-StaticAssertDecl(sizeof(GrState) <= 128, "a state must fit a 128-byte cell");
-
-typedef struct GrArena
-{
-	MemoryContext mcxt;
-	char	   *next;			/* next free state */
-	char	   *end;			/* end of the current block */
-	Size		block_size;		/* bytes of states in the next block */
-	MemoryContextCallback forget;	/* drops the arena from the cache */
-} GrArena;
-
-/* the arenas of the contexts this backend allocated states in lately */
-static GrArena *arenas[GR_ARENAS];
-static int	next_evicted;
-
-/* Memory context callback: the arena's memory is going away. */
-static void
-forget_arena(void *arg)
-{
-	for (int i = 0; i < GR_ARENAS; i++)
-		if (arenas[i] == arg)
-			arenas[i] = NULL;
-}
-
-/* The arena of a memory context, made on first use. */
-static GrArena *
-arena_of(MemoryContext mcxt)
-{
-	GrArena    *a;
-	int			slot = -1;
-
-	for (int i = 0; i < GR_ARENAS; i++)
-	{
-		if (arenas[i] != NULL && arenas[i]->mcxt == mcxt)
-			return arenas[i];
-		if (arenas[i] == NULL && slot < 0)
-			slot = i;
-	}
-	/* an evicted arena lives on, unused, until its context goes */
-	if (slot < 0)
-		slot = next_evicted++ % GR_ARENAS;
-	a = MemoryContextAllocZero(mcxt, sizeof(GrArena));
-	a->mcxt = mcxt;
-	a->block_size = GR_ARENA_FIRST_BLOCK;
-	a->forget.func = forget_arena;
-	a->forget.arg = a;
-	MemoryContextRegisterResetCallback(mcxt, &a->forget);
-	arenas[slot] = a;
-	return a;
-}
-
-/* A zeroed cell of 'size' bytes (64 or 128) from the arena of mcxt. */
-static GrState *
-arena_alloc(MemoryContext mcxt, Size size)
-{
-	GrArena    *a = arena_of(mcxt);
-	char	   *cell = (char *) TYPEALIGN(size, a->next);
-
-	if (a->next == NULL || cell + size > a->end)
-	{
-		char	   *block = MemoryContextAlloc(mcxt, a->block_size + 128);
-
-		cell = (char *) TYPEALIGN(128, block);
-		a->end = cell + a->block_size;
-		a->block_size = Min(a->block_size * 2, GR_ARENA_MAX_BLOCK);
-	}
-	a->next = cell + size;
-	memset(cell, 0, size);
-	return (GrState *) cell;
-}
+				 "an integer sum's state must fit palloc's 64-byte size class");
 
 /*
- * A new, empty state in the aggregate context mcxt; with temporary, a plain
- * palloc'd one (a deserialized state, alive for one combine step).
+ * A new, empty state in the aggregate context mcxt, as big as its operation
+ * needs.  A GROUP BY with a million groups touches one state per row, each a
+ * cache miss unless it is near the group's hash entry: palloc'd right after
+ * HashAggregate stores the new group's key, it is.  So states are palloc'd,
+ * and an integer sum, average, min or max takes palloc's 64-byte size class,
+ * as native sum(int8)'s state does; float sums and top-k take 128 bytes.
+ * (A 128-byte-aligned arena of states was tried and was slower.)
  */
 GrState *
-gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k,
-				bool temporary)
+gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 {
-	Size		size = offsetof(GrState, partial) + gr_partial_size(op, type);
-	GrState    *st = temporary ? MemoryContextAllocZero(mcxt, sizeof(GrState))
-		: arena_alloc(mcxt, size <= 64 ? 64 : 128);
+	GrState    *st = MemoryContextAllocZero(mcxt, offsetof(GrState, partial) +
+											gr_partial_size(op, type));
 
 	st->op = op;
 	st->type = type;

@@ -105,10 +105,10 @@ typedef struct GrStateExt
 /*
  * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
  * per group and touches one per row, so a state is as small as its
- * operation allows (gr_partial_size): a 64-byte cell on a 64-byte boundary,
- * one cache line, for integer sums and averages, min and max (native sum's
- * state is as big); a 128-byte cell for float sums and top-k (batch.c's
- * arena).  What only states with a buffer or a GPU slot need is in ext.
+ * operation allows (gr_partial_size): 64 bytes for integer sums and
+ * averages, min and max (native sum's state is as big), up to 128 for float
+ * sums and top-k.  What only states with a buffer or a GPU slot need is in
+ * ext.
  */
 typedef struct GrState
 {
@@ -144,7 +144,7 @@ extern GrStats gr_stats;
 
 /* state and batch (batch.c) */
 extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type,
-								int32 k, bool temporary);
+								int32 k);
 extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);

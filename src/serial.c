@@ -159,7 +159,7 @@ read_state(bytea *bytes)
 		malformed(psprintf("unknown type %d", type));
 
 	st = gr_state_create(CurrentMemoryContext, op, type,
-						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0, true);
+						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0);
 	p = &st->partial;
 	p->count = (int64) read_uint(&r, 8);
 	if (p->count < 0)

@@ -12,7 +12,8 @@
 #   3. runs 32 sessions at once, each checking its answers;
 #   4. times gpu_sum(x) beside sum(x) over ROWS (default 50 M) rows, serial
 #      and with 8 parallel workers, each query in a fresh session; shows the
-#      per-worker times; sweeps batch_rows and min_gpu_rows (sweep.txt).
+#      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
+#      it, GPU_HOST_SWEEP=2 also sweeps min_gpu_rows for 1024 groups).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -148,33 +149,29 @@ for enabled in on off; do
 	echo "8 workers, fresh sessions, gpu_reduce.enabled=$enabled: gpu_sum(x) median $(median <"$scratch/sw") ms"
 done
 
-echo "== defaults: gpu_sum(x) over $rows rows by gpu_reduce.batch_rows (warm session, median of 3)"
-for workers in 0 8; do
-	for br in 16384 65536 262144 1048576; do
-		ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.batch_rows=$br" psql_ -At \
-			-c "SELECT gpu_sum(x) FROM big" -c '\timing on' \
-			-c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" |
-			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
-		echo "workers=$workers batch_rows=$br: $ms ms" | tee -a "$out/sweep.txt"
+if [ "${GPU_HOST_SWEEP:-1}" != 0 ]; then
+	echo "== defaults: gpu_sum(x) over $rows rows by gpu_reduce.batch_rows (warm session, median of 3)"
+	for workers in 0 8; do
+		for br in 16384 65536 262144 1048576; do
+			ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.batch_rows=$br -c gpu_reduce.min_gpu_rows=16384" \
+				psql_ -At -c "SELECT gpu_sum(x) FROM big" -c '\timing on' \
+				-c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" |
+				sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
+			echo "workers=$workers batch_rows=$br: $ms ms" | tee -a "$out/sweep.txt"
+		done
 	done
-done
-echo "== defaults: 1024 groups of $((rows / 1024)) rows by gpu_reduce.min_gpu_rows (serial, warm, median of 3)"
-for mg in 4096 16384 65536; do
-	ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=0 -c gpu_reduce.min_gpu_rows=$mg" psql_ -At \
-		-c '\timing on' -c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
-		-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
-		-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" |
-		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
-	echo "1024 groups, min_gpu_rows=$mg: $ms ms" | tee -a "$out/sweep.txt"
-done
-ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -At \
-	-c '\timing on' -c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, sum(x) s FROM big GROUP BY 1) q" \
-	-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, sum(x) s FROM big GROUP BY 1) q" \
-	-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, sum(x) s FROM big GROUP BY 1) q" |
-	sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
-echo "1024 groups, native sum(x): $ms ms" | tee -a "$out/sweep.txt"
-PGOPTIONS="-c max_parallel_workers_per_gather=8" psql_ -c "SELECT gpu_reduce_stats_reset()" \
-	-c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT * FROM gpu_reduce_stats()"
+fi
+if [ "${GPU_HOST_SWEEP:-1}" = 2 ]; then
+	echo "== defaults: 1024 groups of $((rows / 1024)) rows by gpu_reduce.min_gpu_rows (serial, warm, median of 3)"
+	for mg in 4096 16384 65536; do
+		ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=0 -c gpu_reduce.min_gpu_rows=$mg" psql_ -At \
+			-c '\timing on' -c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
+			-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
+			-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" |
+			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
+		echo "1024 groups, min_gpu_rows=$mg: $ms ms" | tee -a "$out/sweep.txt"
+	done
+fi
 psql_ -c "SELECT * FROM gpu_reduce_slots() WHERE slots > 0"
 echo "== multi-GPU: every GPU the service opened has reduced batches"
 psql_ -c "SELECT * FROM gpu_reduce_devices()" | tee -a "$out/devices.txt"
