@@ -135,6 +135,12 @@ for workers in 0 8; do
 	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) ${g} ms  gpu/native $(awk -v g=$g -v n=$n 'BEGIN{printf "%.3f", g/n}')" | tee -a "$out/e2e.txt"
 done
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
+echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
+for q in "sum(x)" "gpu_sum(x)"; do
+	PGOPTIONS="-c max_parallel_workers_per_gather=0 -c work_mem=1GB" psql_ -At \
+		-c "EXPLAIN (ANALYZE, TIMING OFF, COSTS OFF) SELECT x & 1048575, $q FROM big GROUP BY 1" |
+		grep -E "Memory Usage|Execution Time" | tr '\n' ' ' | sed "s/^/$q: /; s/\$/\n/" | tee -a "$out/groups.txt"
+done
 echo "== where the time goes with 8 workers: per-worker times, and gpu_sum with the GPU off"
 for q in "sum(x)" "gpu_sum(x)"; do
 	PGOPTIONS="-c max_parallel_workers_per_gather=8" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT $q FROM big" |
