@@ -356,8 +356,31 @@ xsmall_normalize(GrXsmall *s)
 }
 
 /*
- * Move the window of a normalized small accumulator so that it covers GrXsum
- * limbs [first, last] as well as its own nonzero limbs.  False, changing
+ * Normalize s and find its nonzero limbs, limb[first..last] (first = -1 if
+ * none).  False if the top limb holds more than a digit, which no window
+ * move can keep.
+ */
+static bool
+xsmall_used(GrXsmall *s, int *first, int *last)
+{
+	xsmall_normalize(s);
+	*first = *last = -1;
+	if (s->limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
+		s->limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+		return false;
+	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
+		if (s->limb[j] != 0)
+		{
+			if (*first < 0)
+				*first = j;
+			*last = j;
+		}
+	return true;
+}
+
+/*
+ * Move the window of a small accumulator (normalizing it) so that it covers
+ * GrXsum limbs [first, last] as well as its own nonzero limbs.  False, changing
  * nothing, if they span more than GR_XSMALL_LIMBS limbs or the top limb
  * holds more than a digit.
  */
@@ -369,17 +392,16 @@ xsmall_cover(GrXsmall *s, int first, int last)
 
 	if (s->lo >= 0)
 	{
-		if (s->limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
-			s->limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+		int			used_first,
+					used_last;
+
+		if (!xsmall_used(s, &used_first, &used_last))
 			return false;
-		for (int j = 0; j < GR_XSMALL_LIMBS; j++)
-			if (s->limb[j] != 0)
-			{
-				if (s->lo + j < first)
-					first = s->lo + j;
-				if (s->lo + j > last)
-					last = s->lo + j;
-			}
+		if (used_first >= 0)
+		{
+			first = Min(first, s->lo + used_first);
+			last = Max(last, s->lo + used_last);
+		}
 	}
 	if (last - first + 1 > GR_XSMALL_LIMBS)
 		return false;
@@ -415,7 +437,6 @@ gr_xsmall_add_slow(GrXsmall *s, uint64_t bits)
 	if (e == 0 && m == 0)
 		return (bits >> 63) == 0;	/* +0.0 adds nothing; -0.0 is counted */
 	d = (e != 0 ? e - 1 : 0) >> 5;
-	xsmall_normalize(s);
 	if (!xsmall_cover(s, (int) d, (int) d + 2))
 		return false;
 	/* add it with the full accumulator's code, then copy its three limbs */
@@ -432,26 +453,16 @@ bool
 gr_xsmall_merge(GrXsmall *dst, const GrXsmall *src)
 {
 	GrXsmall	add = *src;
-	int			first = GR_XSUM_LIMBS,
-				last = -1;
+	int			first,
+				last;
 
 	if (src->lo < 0)
 		return true;
-	xsmall_normalize(&add);
-	if (add.limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
-		add.limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+	if (!xsmall_used(&add, &first, &last))
 		return false;
-	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
-		if (add.limb[j] != 0)
-		{
-			first = Min(first, add.lo + j);
-			last = Max(last, add.lo + j);
-		}
-	if (last < 0)
+	if (first < 0)
 		return true;
-	if (dst->lo >= 0)
-		xsmall_normalize(dst);
-	if (!xsmall_cover(dst, first, last))
+	if (!xsmall_cover(dst, add.lo + first, add.lo + last))
 		return false;
 	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
 		if (add.limb[j] != 0)
@@ -535,17 +546,8 @@ gr_xsmall_round(const GrXsmall *s, bool single, double *result)
 		*result = 0.0;
 		return true;
 	}
-	xsmall_normalize(&t);
-	if (t.limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
-		t.limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
+	if (!xsmall_used(&t, &first, &last))
 		return false;
-	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
-		if (t.limb[j] != 0)
-		{
-			if (first < 0)
-				first = j;
-			last = j;
-		}
 	if (first < 0)
 	{
 		*result = 0.0;			/* no -0.0 here: those go to the full one */
