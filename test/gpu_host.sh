@@ -50,6 +50,7 @@ nvidia-smi --query-gpu=name,memory.used --format=csv
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
 
 echo "== devices (waiting for the GPU service to open them)"
+psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" >/dev/null
 for t in $(seq 1 60); do
 	psql_ -At -c "SELECT count(*) FROM gpu_reduce_slots()" >/dev/null 2>&1 &&
 		psql_ -At -c "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" 2>/dev/null |
