@@ -113,12 +113,11 @@ StaticAssertDecl(offsetof(GrState, partial) + offsetof(GrPartial, isum) + sizeof
 
 /*
  * A new, empty state in the aggregate context mcxt, as big as its operation
- * needs.  A GROUP BY with a million groups touches one state per row, each a
- * cache miss unless it is near the group's hash entry: palloc'd right after
- * HashAggregate stores the new group's key, it is.  So states are palloc'd,
- * and an integer sum, average, min or max takes palloc's 64-byte size class,
- * as native sum(int8)'s state does; float sums and top-k take 128 bytes.
- * (A 128-byte-aligned arena of states was tried and was slower.)
+ * needs.  A GROUP BY with a million groups touches one state per row, most
+ * of them cache misses, so size counts: an integer sum, average, min or max
+ * takes palloc's 64-byte size class, as native sum(int8)'s state does; float
+ * sums and top-k take 128 bytes.  (A 128-byte-aligned arena of states was
+ * tried and measured slower than palloc.)
  */
 GrState *
 gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
