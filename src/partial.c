@@ -63,11 +63,7 @@ gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
 void
 gr_partial_widen(GrPartial *p, MemoryContext mcxt)
 {
-	GrXsum	   *x = MemoryContextAlloc(mcxt, sizeof(GrXsum));
-
-	gr_xsum_init(x);
-	gr_xsmall_to_xsum(&p->small, x);
-	p->xsum = x;
+	p->xsum = gr_partial_xsum(p, MemoryContextAlloc(mcxt, sizeof(GrXsum)));
 }
 
 /* The float sum as a full accumulator: its own, or a copy made in tmp. */

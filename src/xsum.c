@@ -17,7 +17,6 @@
 
 #define Min(a, b) ((a) < (b) ? (a) : (b))
 #define Max(a, b) ((a) > (b) ? (a) : (b))
-#define DIGIT_MASK	((int64_t) 0xFFFFFFFF)
 
 /* Zero the accumulator. */
 void
@@ -32,11 +31,7 @@ xsum_add_bits(GrXsum *x, uint64_t bits)
 {
 	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
 	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
-	unsigned	p,
-				d,
-				s;
-	uint64_t	lo,
-				hi;
+	unsigned	p;
 
 	if (e == 0x7FF)
 	{
@@ -56,24 +51,9 @@ xsum_add_bits(GrXsum *x, uint64_t bits)
 			x->negzero++;
 		return;
 	}
-	/* value = m * 2^(p - 1074); spread m << (p % 32) over three digits */
+	/* value = m * 2^(p - 1074) */
 	p = e != 0 ? e - 1 : 0;
-	d = p >> 5;
-	s = p & 31;
-	lo = m << s;
-	hi = s != 0 ? m >> (64 - s) : 0;
-	if (bits >> 63)
-	{
-		x->limb[d] -= (int64_t) (lo & DIGIT_MASK);
-		x->limb[d + 1] -= (int64_t) (lo >> 32);
-		x->limb[d + 2] -= (int64_t) hi;
-	}
-	else
-	{
-		x->limb[d] += (int64_t) (lo & DIGIT_MASK);
-		x->limb[d + 1] += (int64_t) (lo >> 32);
-		x->limb[d + 2] += (int64_t) hi;
-	}
+	gr_xsum_spread(x->limb + (p >> 5), p, m, (bits >> 63) != 0);
 }
 
 /* Bit pattern of a double, without aliasing trouble. */
@@ -343,15 +323,22 @@ gr_xsmall_init(GrXsmall *s)
  * signed digits, so that a small negative sum stays in few limbs.
  */
 static void
+signed_digits(int64_t *limb, int n)
+{
+	for (int j = 0; j < n - 1; j++)
+	{
+		int64_t		c = (limb[j] + ((int64_t) 1 << 31)) >> 32;
+
+		limb[j] -= (int64_t) ((uint64_t) c << 32);
+		limb[j + 1] += c;
+	}
+}
+
+/* Normalize a small accumulator to signed digits. */
+static void
 xsmall_normalize(GrXsmall *s)
 {
-	for (int j = 0; j < GR_XSMALL_LIMBS - 1; j++)
-	{
-		int64_t		c = (s->limb[j] + ((int64_t) 1 << 31)) >> 32;
-
-		s->limb[j] -= (int64_t) ((uint64_t) c << 32);
-		s->limb[j + 1] += c;
-	}
+	signed_digits(s->limb, GR_XSMALL_LIMBS);
 	s->pending = 0;
 }
 
@@ -429,21 +416,18 @@ gr_xsmall_add_slow(GrXsmall *s, uint64_t bits)
 {
 	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
 	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
-	unsigned	d;
-	GrXsum		one;
+	unsigned	p;
 
 	if (e == 0x7FF)
 		return false;
 	if (e == 0 && m == 0)
 		return (bits >> 63) == 0;	/* +0.0 adds nothing; -0.0 is counted */
-	d = (e != 0 ? e - 1 : 0) >> 5;
-	if (!xsmall_cover(s, (int) d, (int) d + 2))
+	p = e != 0 ? e - 1 : 0;
+	if (!xsmall_cover(s, (int) (p >> 5), (int) (p >> 5) + 2))
 		return false;
-	/* add it with the full accumulator's code, then copy its three limbs */
-	memset(one.limb + d, 0, sizeof(int64_t) * 3);
-	xsum_add_bits(&one, bits);
-	for (int j = 0; j < 3; j++)
-		s->limb[d - s->lo + j] += one.limb[d + j];
+	if (e != 0)
+		m |= (uint64_t) 1 << 52;
+	gr_xsum_spread(s->limb + (p >> 5) - s->lo, p, m, (bits >> 63) != 0);
 	s->pending = 1;
 	return true;
 }
@@ -498,13 +482,7 @@ gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x)
 	if (x->nan != 0 || x->pinf != 0 || x->ninf != 0 || x->negzero != 0)
 		return false;
 	memcpy(d, x->limb, sizeof(d));
-	for (int i = 0; i < GR_XSUM_LIMBS - 1; i++)
-	{
-		int64_t		c = (d[i] + ((int64_t) 1 << 31)) >> 32;
-
-		d[i] -= (int64_t) ((uint64_t) c << 32);
-		d[i + 1] += c;
-	}
+	signed_digits(d, GR_XSUM_LIMBS);
 	for (int i = 0; i < GR_XSUM_LIMBS; i++)
 		if (d[i] != 0)
 		{

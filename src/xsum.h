@@ -87,6 +87,32 @@ extern bool gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x);
 extern bool gr_xsmall_round(const GrXsmall *s, bool single, double *result);
 
 /*
+ * Add (or, with negative, subtract) m * 2^(p % 32) at limb[0..2]: a finite
+ * nonzero double m * 2^(p - 1074) spread over the three 32-bit digits from
+ * digit p / 32, which limb points at.  Shared by both accumulators.
+ */
+static inline void
+gr_xsum_spread(int64_t *limb, unsigned p, uint64_t m, bool negative)
+{
+	unsigned	sh = p & 31;
+	uint64_t	lo = m << sh;
+	uint64_t	hi = sh != 0 ? m >> (64 - sh) : 0;
+
+	if (negative)
+	{
+		limb[0] -= (int64_t) (lo & 0xFFFFFFFF);
+		limb[1] -= (int64_t) (lo >> 32);
+		limb[2] -= (int64_t) hi;
+	}
+	else
+	{
+		limb[0] += (int64_t) (lo & 0xFFFFFFFF);
+		limb[1] += (int64_t) (lo >> 32);
+		limb[2] += (int64_t) hi;
+	}
+}
+
+/*
  * Add one double to a small accumulator; false (nothing added) if it needs
  * the full one.  The common case, a finite value inside the window, is
  * inline; the rest goes to gr_xsmall_add_slow().
@@ -96,16 +122,11 @@ gr_xsmall_add(GrXsmall *s, double v)
 {
 	uint64_t	bits;
 	unsigned	e,
-				p,
-				sh;
-	uint64_t	m,
-				lo,
-				hi;
+				p;
 	int			j;
 
 	memcpy(&bits, &v, sizeof(bits));
 	e = (unsigned) (bits >> 52) & 0x7FF;
-	m = bits & (((uint64_t) 1 << 52) - 1);
 	if (e == 0 || e == 0x7FF || s->lo < 0 ||
 		s->pending >= GR_XSUM_MAX_UNNORMALIZED)
 		return gr_xsmall_add_slow(s, bits);
@@ -113,22 +134,8 @@ gr_xsmall_add(GrXsmall *s, double v)
 	j = (int) (p >> 5) - s->lo;
 	if (j < 0 || j > GR_XSMALL_LIMBS - 3)
 		return gr_xsmall_add_slow(s, bits);
-	m |= (uint64_t) 1 << 52;
-	sh = p & 31;
-	lo = m << sh;
-	hi = sh != 0 ? m >> (64 - sh) : 0;
-	if (bits >> 63)
-	{
-		s->limb[j] -= (int64_t) (lo & 0xFFFFFFFF);
-		s->limb[j + 1] -= (int64_t) (lo >> 32);
-		s->limb[j + 2] -= (int64_t) hi;
-	}
-	else
-	{
-		s->limb[j] += (int64_t) (lo & 0xFFFFFFFF);
-		s->limb[j + 1] += (int64_t) (lo >> 32);
-		s->limb[j + 2] += (int64_t) hi;
-	}
+	gr_xsum_spread(s->limb + j, p, (bits & (((uint64_t) 1 << 52) - 1)) | ((uint64_t) 1 << 52),
+				   (bits >> 63) != 0);
 	s->pending++;
 	return true;
 }

@@ -48,6 +48,8 @@ su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_c
 	{ tail -30 "$dir/log/server.log"; exit 1; }
 nvidia-smi --query-gpu=name,memory.used --format=csv
 psql_() { psql -h "$dir/sock" -U postgres -X -q "$@"; }
+# the milliseconds of each '\timing on' line on stdin
+ms_of() { sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'; }
 
 echo "== devices (waiting for the GPU service to open them)"
 psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" >/dev/null
@@ -122,7 +124,7 @@ psql_ -c "DROP TABLE IF EXISTS big; CREATE TABLE big (x bigint)" \
 # one query in a fresh session; prints milliseconds
 timed() {
 	PGOPTIONS="-c max_parallel_workers_per_gather=$1 -c gpu_reduce.min_gpu_rows=65536" \
-		psql_ -At -c '\timing on' -c "$2" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+		psql_ -At -c '\timing on' -c "$2" | ms_of
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for workers in 0 8; do
@@ -151,7 +153,7 @@ for enabled in on off; do
 	: >"$scratch/sw"
 	for run in 1 2 3; do
 		PGOPTIONS="-c max_parallel_workers_per_gather=8 -c gpu_reduce.enabled=$enabled" \
-			psql_ -At -c '\timing on' -c "SELECT gpu_sum(x) FROM big" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' >>"$scratch/sw"
+			psql_ -At -c '\timing on' -c "SELECT gpu_sum(x) FROM big" | ms_of >>"$scratch/sw"
 	done
 	echo "8 workers, fresh sessions, gpu_reduce.enabled=$enabled: gpu_sum(x) median $(median <"$scratch/sw") ms"
 done
@@ -163,7 +165,7 @@ if [ "${GPU_HOST_SWEEP:-1}" != 0 ]; then
 			ms=$(PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.batch_rows=$br -c gpu_reduce.min_gpu_rows=16384" \
 				psql_ -At -c "SELECT gpu_sum(x) FROM big" -c '\timing on' \
 				-c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" -c "SELECT gpu_sum(x) FROM big" |
-				sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
+				ms_of | median)
 			echo "workers=$workers batch_rows=$br: $ms ms" | tee -a "$out/sweep.txt"
 		done
 	done
@@ -175,7 +177,7 @@ if [ "${GPU_HOST_SWEEP:-1}" = 2 ]; then
 			-c '\timing on' -c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
 			-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" \
 			-c "SELECT count(*), sum(s) FROM (SELECT x & 1023 g, gpu_sum(x) s FROM big GROUP BY 1) q" |
-			sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' | median)
+			ms_of | median)
 		echo "1024 groups, min_gpu_rows=$mg: $ms ms" | tee -a "$out/sweep.txt"
 	done
 fi
