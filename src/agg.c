@@ -193,7 +193,7 @@ rounded_float8_sum(GrPartial *p)
 	double		r;
 	GrXsum		tmp;
 
-	if (p->xsum == NULL && gr_xsmall_round(&p->small, false, &r))
+	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, false, &r))
 		return r;
 	if (gr_xsum_to_double(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
 		float_overflow_error();
@@ -285,7 +285,7 @@ gpu_reduce_final(PG_FUNCTION_ARGS)
 						double		quick;
 						GrXsum		tmp;
 
-						if (p->xsum == NULL && gr_xsmall_round(&p->small, true, &quick))
+						if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, true, &quick))
 							PG_RETURN_FLOAT4((float) quick);
 						if (gr_xsum_to_float(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
 							float_overflow_error();
@@ -337,6 +337,6 @@ gpu_reduce_combine(PG_FUNCTION_ARGS)
 		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
 	if (s1->op == GR_OP_TOPK)
 		check_same_k(s1->partial.k, s2->partial.k);
-	gr_partial_combine(&s1->partial, s1->mcxt, s1->op, s1->type, &s2->partial);
+	gr_partial_combine(&s1->partial, gr_state_mcxt(s1), s1->op, s1->type, &s2->partial);
 	PG_RETURN_POINTER(s1);
 }

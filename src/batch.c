@@ -55,12 +55,25 @@ account_buffer(int64 bytes)
 		gr_stats.buffer_peak_bytes = gr_stats.buffer_bytes;
 }
 
+/* An empty batch: that of every state without an extension. */
+static GrBatch no_batch;
+
+/* The state's batch, empty if it has none. */
+static inline GrBatch *
+state_batch(GrState *st)
+{
+	return st->ext != NULL ? &st->ext->batch : &no_batch;
+}
+
 /* Give back a palloc'd batch buffer (not a slot) and its budget. */
 static void
 free_buffer(GrState *st)
 {
-	GrBatch    *b = &st->batch;
+	GrBatch    *b;
 
+	if (st->ext == NULL)
+		return;
+	b = &st->ext->batch;
 	if (b->values != NULL && gr_state_slot(st) < 0)
 	{
 		pfree(b->values);
@@ -79,13 +92,14 @@ static void
 release_callback(void *arg)
 {
 	GrState    *st = (GrState *) arg;
+	GrBatch    *b = &st->ext->batch;
 
 	gr_gpu_release(st);
 	if (gr_state_slot(st) < 0)
-		account_buffer(-(int64) st->batch.cap * gr_type_size(st->type));
-	st->batch.values = NULL;
-	st->batch.cap = 0;
-	st->batch.n = 0;
+		account_buffer(-(int64) b->cap * gr_type_size(st->type));
+	b->values = NULL;
+	b->cap = 0;
+	b->n = 0;
 }
 
 /*
@@ -97,27 +111,27 @@ state_ext(GrState *st)
 {
 	if (st->ext == NULL)
 	{
-		GrStateExt *ext = MemoryContextAllocZero(st->mcxt, sizeof(GrStateExt));
+		MemoryContext mcxt = gr_state_mcxt(st);
+		GrStateExt *ext = MemoryContextAllocZero(mcxt, sizeof(GrStateExt));
 
 		ext->slot = -1;
 		ext->release_cb.func = release_callback;
 		ext->release_cb.arg = st;
-		MemoryContextRegisterResetCallback(st->mcxt, &ext->release_cb);
+		MemoryContextRegisterResetCallback(mcxt, &ext->release_cb);
 		st->ext = ext;
 	}
 	return st->ext;
 }
 
-StaticAssertDecl(offsetof(GrState, partial) + offsetof(GrPartial, isum) + sizeof(int128) <= 64,
-				 "an integer sum's state must fit palloc's 64-byte size class");
+StaticAssertDecl(offsetof(GrState, partial) + sizeof(GrPartial) <= 64,
+				 "every state must fit palloc's 64-byte size class");
 
 /*
  * A new, empty state in the aggregate context mcxt, as big as its operation
  * needs.  A GROUP BY with a million groups touches one state per row, most
- * of them cache misses, so size counts: an integer sum, average, min or max
- * takes palloc's 64-byte size class, as native sum(int8)'s state does; float
- * sums and top-k take 128 bytes.  (A 128-byte-aligned arena of states was
- * tried and measured slower than palloc.)
+ * of them cache misses, so size counts: every state takes at most palloc's
+ * 64-byte size class, as native sum(int8)'s state does.  (A 128-byte-aligned
+ * arena of states was tried and measured slower than palloc.)
  */
 GrState *
 gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
@@ -127,7 +141,6 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 
 	st->op = op;
 	st->type = type;
-	st->mcxt = mcxt;
 	gr_partial_init(&st->partial, mcxt, op, type, k);
 	/* small until it has had min_gpu_rows values: fold them one by one */
 	st->direct_left = gr_min_gpu_rows - 1;
@@ -142,19 +155,20 @@ static bool
 resize_buffer(GrState *st, int32 cap)
 {
 	int			size = gr_type_size(st->type);
-	int64		growth = (int64) (cap - st->batch.cap) * size;
+	int64		growth = (int64) (cap - state_batch(st)->cap) * size;
+	GrBatch    *b;
 
 	Assert(gr_state_slot(st) < 0);
 	if (growth > 0 &&
 		gr_stats.buffer_bytes + growth > (int64) gr_buffer_memory_kb * 1024)
 		return false;
 
-	state_ext(st);
-	if (st->batch.values == NULL)
-		st->batch.values = MemoryContextAlloc(st->mcxt, (Size) cap * size);
+	b = &state_ext(st)->batch;
+	if (b->values == NULL)
+		b->values = MemoryContextAlloc(gr_state_mcxt(st), (Size) cap * size);
 	else
-		st->batch.values = repalloc(st->batch.values, (Size) cap * size);
-	st->batch.cap = cap;
+		b->values = repalloc(b->values, (Size) cap * size);
+	b->cap = cap;
 	account_buffer(growth);
 	return true;
 }
@@ -167,7 +181,7 @@ resize_buffer(GrState *st, int32 cap)
 static void
 flush_batch(GrState *st)
 {
-	GrBatch    *b = &st->batch;
+	GrBatch    *b = state_batch(st);
 
 	if (b->n == 0)
 		return;
@@ -187,12 +201,11 @@ flush_batch(GrState *st)
 static bool
 move_to_slot(GrState *st)
 {
-	GrBatch    *b = &st->batch;
+	GrBatch    *b = &state_ext(st)->batch;
 	void	   *old = b->values;
 	int32		old_cap = b->cap;
 
 	Assert(b->n == 0 && gr_state_slot(st) < 0);
-	state_ext(st);
 	if (!gr_gpu_take_slot(st))
 		return false;
 	if (old != NULL)
@@ -212,7 +225,7 @@ static bool
 gpu_bound(GrState *st)
 {
 	return gr_state_slot(st) < 0 && gr_batch_rows >= gr_min_gpu_rows &&
-		st->partial.count + st->batch.n + 1 >= gr_min_gpu_rows &&
+		st->partial.count + state_batch(st)->n + 1 >= gr_min_gpu_rows &&
 		gr_gpu_wanted(st);
 }
 
@@ -226,7 +239,7 @@ gpu_bound(GrState *st)
 static bool
 make_room(GrState *st)
 {
-	GrBatch    *b = &st->batch;
+	GrBatch    *b = &state_ext(st)->batch;
 	int32		limit = Min(Max(gr_batch_rows, 1), GR_CPU_BATCH_ROWS);
 
 	if (gpu_bound(st))
@@ -269,7 +282,7 @@ gr_state_add_slow(GrState *st, Datum value)
 		gr_fold_one(st, st->op, value);
 		return;
 	}
-	gr_store_value(st->type, st->batch.values, st->batch.n++, value);
+	gr_store_value(st->type, st->ext->batch.values, st->ext->batch.n++, value);
 }
 
 /*
@@ -287,7 +300,7 @@ gr_state_settle(GrState *st)
 void
 gr_state_release_buffer(GrState *st)
 {
-	Assert(st->batch.n == 0);
+	Assert(state_batch(st)->n == 0);
 	if (gr_state_slot(st) >= 0)
 		gr_gpu_release(st);
 	else

@@ -96,7 +96,7 @@ add_floats(GrState *st, const void *values, int32 n)
 	GrPartial  *p = &st->partial;
 	int32		i = 0;
 
-	if (p->xsum == NULL)
+	if (!gr_partial_is_wide(p))
 	{
 		if (st->type == GR_FLOAT8)
 			while (i < n && gr_xsmall_add(&p->small, ((const float8 *) values)[i]))
@@ -106,7 +106,7 @@ add_floats(GrState *st, const void *values, int32 n)
 				i++;
 		if (i == n)
 			return;
-		gr_partial_widen(p, st->mcxt);
+		gr_partial_widen(p, gr_state_mcxt(st));
 	}
 	if (st->type == GR_FLOAT8)
 		gr_xsum_add_doubles(p->xsum, (const float8 *) values + i, n - i);
@@ -139,7 +139,7 @@ gr_cpu_reduce(GrState *st, const void *values, int32 n)
 			break;
 		case GR_OP_TOPK:
 			for (int32 i = 0; i < n; i++)
-				gr_partial_topk_push(p, st->mcxt, key_at(st->type, values, i));
+				gr_partial_topk_push(p, gr_state_mcxt(st), key_at(st->type, values, i));
 			break;
 	}
 	p->count += n;

@@ -146,10 +146,10 @@ gr_gpu_take_slot(GrState *st)
 	}
 	gr_slot(i)->owner_procno = MyProc->pgprocno;
 	st->ext->slot = i;
-	st->batch.values = gr_slot_values(i);
-	st->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
-								gr_shared->slot_bytes / gr_type_size(st->type));
-	st->batch.n = 0;
+	st->ext->batch.values = gr_slot_values(i);
+	st->ext->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
+									 gr_shared->slot_bytes / gr_type_size(st->type));
+	st->ext->batch.n = 0;
 	return true;
 }
 
@@ -234,7 +234,7 @@ fold_slot(GrState *st, int i, uint32 outcome)
 			case GR_OP_SUM:
 			case GR_OP_AVG:
 				if (GR_IS_FLOAT(st->type))
-					p.xsum = &r->xsum;
+					gr_partial_set_xsum(&p, &r->xsum);
 				else
 					p.isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
 				break;
@@ -248,7 +248,7 @@ fold_slot(GrState *st, int i, uint32 outcome)
 				p.keys = slot->op == GR_CUDA_TOP2 ? r->key : gr_slot_topk(i);
 				break;
 		}
-		gr_partial_combine(&st->partial, st->mcxt, st->op, st->type, &p);
+		gr_partial_combine(&st->partial, gr_state_mcxt(st), st->op, st->type, &p);
 		gr_stats.gpu_batches++;
 		gr_stats.gpu_rows += slot->n;
 		gr_stats.gpu_bytes += slot->n * gr_type_size(st->type);
@@ -300,8 +300,8 @@ fold_oldest(GrState *st)
 void
 gr_gpu_submit(GrState *st)
 {
-	GrBatch    *b = &st->batch;
 	GrStateExt *ext = st->ext;
+	GrBatch    *b = &ext->batch;
 	GrSlot	   *slot = gr_slot(ext->slot);
 
 	/* fold whatever has finished, and make room in the in-flight list */
@@ -352,9 +352,9 @@ gr_gpu_release(GrState *st)
 	{
 		free_slot(ext->slot);
 		ext->slot = -1;
-		st->batch.values = NULL;
-		st->batch.cap = 0;
-		st->batch.n = 0;
+		ext->batch.values = NULL;
+		ext->batch.cap = 0;
+		ext->batch.n = 0;
 	}
 }
 

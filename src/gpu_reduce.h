@@ -70,14 +70,33 @@ typedef struct GrPartial
 			int32		keys_cap;	/* allocated length of keys */
 			int64	   *keys;	/* the heap */
 		};
-		struct					/* sum or avg of a float type */
-		{
-			GrXsum	   *xsum;	/* the full exact accumulator, or NULL
-								 * while small holds the sum */
-			GrXsmall	small;
-		};
+		/*
+		 * Sum or avg of a float type: the small exact accumulator while the
+		 * values fit its window; then (gr_partial_is_wide) the full one,
+		 * whose pointer lies over the small one's first limb.
+		 */
+		GrXsmall	small;
+		GrXsum	   *xsum;
 	};
 } GrPartial;
+
+/* small.lo of a float sum that has moved to its full accumulator */
+#define GR_XSMALL_WIDE (-2)
+
+/* Whether a float sum's partial result is in a full accumulator. */
+static inline bool
+gr_partial_is_wide(const GrPartial *p)
+{
+	return p->small.lo == GR_XSMALL_WIDE;
+}
+
+/* Make x the full accumulator of a float sum's partial result. */
+static inline void
+gr_partial_set_xsum(GrPartial *p, GrXsum *x)
+{
+	p->xsum = x;
+	p->small.lo = GR_XSMALL_WIDE;
+}
 
 /* Whether a type's sums are kept in an exact float accumulator. */
 #define GR_IS_FLOAT(type) ((type) == GR_FLOAT4 || (type) == GR_FLOAT8)
@@ -96,6 +115,7 @@ typedef struct GrBatch
 /* What only a state with a batch buffer or a GPU slot needs. */
 typedef struct GrStateExt
 {
+	GrBatch		batch;
 	int32		slot;			/* GPU slot holding the batch's values, or -1 */
 	int32		ninflight;		/* slots in inflight */
 	int32		inflight[GR_MAX_INFLIGHT];	/* submitted, oldest first */
@@ -105,15 +125,13 @@ typedef struct GrStateExt
 /*
  * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
  * per group and touches one per row, so a state is as small as its
- * operation allows (gr_partial_size): 64 bytes for integer sums and
- * averages, min and max (native sum's state is as big), up to 128 for float
- * sums and top-k.  What only states with a buffer or a GPU slot need is in
- * ext.
+ * operation allows (gr_partial_size): at most 64 bytes, palloc's size class
+ * of native sum(int8)'s state, for every operation.  What only states with
+ * a batch buffer or a GPU slot need is in ext.  The state is palloc'd in
+ * the aggregate context, which gr_state_mcxt() finds from its chunk header.
  */
 typedef struct GrState
 {
-	GrBatch		batch;
-	MemoryContext mcxt;			/* the aggregate context holding this state */
 	GrStateExt *ext;			/* NULL until the state takes a buffer or slot */
 	int32		direct_left;	/* values to fold one by one before a buffer */
 	uint8		op;				/* GrOp */
@@ -176,6 +194,13 @@ static inline int32
 gr_state_slot(const GrState *st)
 {
 	return st->ext != NULL ? st->ext->slot : -1;
+}
+
+/* The aggregate context holding a state. */
+static inline MemoryContext
+gr_state_mcxt(GrState *st)
+{
+	return GetMemoryChunkContext(st);
 }
 
 /* Store one value of the type at position i of a batch buffer. */
@@ -246,15 +271,17 @@ gr_float4_from_key(int64 key)
 	return v;
 }
 
-/* Add one value to the exact float sum of a partial result. */
+/* Add one value to the exact float sum of a state's partial result. */
 static inline void
-gr_partial_add_double(GrPartial *p, MemoryContext mcxt, double v)
+gr_state_add_double(GrState *st, double v)
 {
-	if (p->xsum == NULL)
+	GrPartial  *p = &st->partial;
+
+	if (likely(!gr_partial_is_wide(p)))
 	{
 		if (likely(gr_xsmall_add(&p->small, v)))
 			return;
-		gr_partial_widen(p, mcxt);
+		gr_partial_widen(p, gr_state_mcxt(st));
 	}
 	gr_xsum_add_double(p->xsum, v);
 }
@@ -293,9 +320,8 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 		case GR_OP_SUM:
 		case GR_OP_AVG:
 			if (GR_IS_FLOAT(st->type))
-				gr_partial_add_double(p, st->mcxt,
-									  st->type == GR_FLOAT8 ? DatumGetFloat8(value)
-									  : (double) DatumGetFloat4(value));
+				gr_state_add_double(st, st->type == GR_FLOAT8 ? DatumGetFloat8(value)
+									: (double) DatumGetFloat4(value));
 			else
 				p->isum += key;
 			break;
@@ -308,7 +334,7 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 				p->key = key;
 			break;
 		case GR_OP_TOPK:
-			gr_partial_topk_push(p, st->mcxt, key);
+			gr_partial_topk_push(p, gr_state_mcxt(st), key);
 			break;
 	}
 	p->count++;
@@ -323,10 +349,10 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 static inline void
 gr_state_add(GrState *st, GrOp op, Datum value)
 {
-	GrBatch    *b = &st->batch;
+	GrStateExt *ext = st->ext;
 
-	if (likely(b->n < b->cap))
-		gr_store_value(st->type, b->values, b->n++, value);
+	if (likely(ext != NULL && ext->batch.n < ext->batch.cap))
+		gr_store_value(st->type, ext->batch.values, ext->batch.n++, value);
 	else if (st->direct_left > 0)
 	{
 		st->direct_left--;

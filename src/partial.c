@@ -63,14 +63,14 @@ gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
 void
 gr_partial_widen(GrPartial *p, MemoryContext mcxt)
 {
-	p->xsum = gr_partial_xsum(p, MemoryContextAlloc(mcxt, sizeof(GrXsum)));
+	gr_partial_set_xsum(p, gr_partial_xsum(p, MemoryContextAlloc(mcxt, sizeof(GrXsum))));
 }
 
 /* The float sum as a full accumulator: its own, or a copy made in tmp. */
 GrXsum *
 gr_partial_xsum(GrPartial *p, GrXsum *tmp)
 {
-	if (p->xsum != NULL)
+	if (gr_partial_is_wide(p))
 		return p->xsum;
 	gr_xsum_init(tmp);
 	gr_xsmall_to_xsum(&p->small, tmp);
@@ -149,14 +149,14 @@ gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, GrType type,
 		case GR_OP_AVG:
 			if (!GR_IS_FLOAT(type))
 				dst->isum += src->isum;
-			else if (dst->xsum == NULL && src->xsum == NULL &&
+			else if (!gr_partial_is_wide(dst) && !gr_partial_is_wide(src) &&
 					 gr_xsmall_merge(&dst->small, &src->small))
 				break;
 			else
 			{
-				if (dst->xsum == NULL)
+				if (!gr_partial_is_wide(dst))
 					gr_partial_widen(dst, mcxt);
-				if (src->xsum != NULL)
+				if (gr_partial_is_wide(src))
 					gr_xsum_merge(dst->xsum, src->xsum);
 				else
 					gr_xsmall_to_xsum(&src->small, dst->xsum);

@@ -202,7 +202,8 @@ read_state(bytea *bytes)
 				/* kept small when it fits, as the state was before serializing */
 				if (!gr_xsmall_from_xsum(&p->small, x))
 				{
-					p->xsum = MemoryContextAlloc(CurrentMemoryContext, sizeof(GrXsum));
+					gr_partial_set_xsum(p, MemoryContextAlloc(CurrentMemoryContext,
+															  sizeof(GrXsum)));
 					*p->xsum = full;
 				}
 			}

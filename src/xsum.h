@@ -53,18 +53,20 @@ typedef enum GrXsumStatus
 /*
  * A small exact accumulator: GR_XSMALL_LIMBS consecutive limbs of a GrXsum,
  * limb[j] standing for GrXsum limb lo + j.  It holds a sum exactly while
- * every value falls in its window (values within about 2^64 of each other,
- * which is what most columns hold), in 48 bytes instead of a GrXsum's 576:
- * a GROUP BY with a million groups keeps one per group.  It has no counters
+ * every value falls in its window (values within 2^32 to 2^64 of each
+ * other, depending on where they fall, which is what most columns hold), in
+ * 40 bytes instead of a GrXsum's 576: a GROUP BY with a million groups keeps
+ * one per group, inside a 64-byte state.  It has no counters
  * for NaN, infinities and -0.0; adding one of those, or a value outside the
  * window it cannot move to cover, fails, and the caller moves to a GrXsum.
  */
-#define GR_XSMALL_LIMBS 5
+#define GR_XSMALL_LIMBS 4
 
 typedef struct GrXsmall
 {
 	int64_t		limb[GR_XSMALL_LIMBS];
-	int16_t		lo;				/* GrXsum limb of limb[0]; -1 while empty */
+	int16_t		lo;				/* GrXsum limb of limb[0]; -1 while empty
+								 * (lower values are left to the owner) */
 	int32_t		pending;		/* digit additions since last normalize */
 } GrXsmall;
 
