@@ -93,39 +93,90 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 	PG_RETURN_POINTER(st);
 }
 
+/*
+ * The per-row path of a large state, apart from transition() so that it
+ * needs no stack frame: store a non-NULL value in the state's batch.  False
+ * when the row needs more (NULL, no state yet, a small state, a full batch).
+ */
+static pg_attribute_always_inline bool
+append_to_batch(FunctionCallInfo fcinfo)
+{
+	GrState    *st;
+	GrStateExt *ext;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		return false;
+	st = (GrState *) PG_GETARG_POINTER(0);
+	ext = st->ext;
+	if (ext == NULL || ext->batch.n >= ext->batch.cap)
+		return false;
+	gr_store_value(st->type, ext->batch.values, ext->batch.n++, PG_GETARG_DATUM(1));
+	return true;
+}
+
+/* transition() for the rows append_to_batch() leaves, compiled per op. */
+static pg_noinline Datum
+transition_rest(FunctionCallInfo fcinfo, GrOp op)
+{
+	switch (op)
+	{
+		case GR_OP_SUM:
+			return transition(fcinfo, GR_OP_SUM, 0);
+		case GR_OP_MIN:
+			return transition(fcinfo, GR_OP_MIN, 0);
+		case GR_OP_MAX:
+			return transition(fcinfo, GR_OP_MAX, 0);
+		case GR_OP_AVG:
+			return transition(fcinfo, GR_OP_AVG, 0);
+		case GR_OP_TOPK:
+			return transition(fcinfo, GR_OP_TOPK, 2);
+	}
+	pg_unreachable();
+}
+
 /* gpu_sum transition */
 Datum
 gpu_reduce_sum_trans(PG_FUNCTION_ARGS)
 {
-	return transition(fcinfo, GR_OP_SUM, 0);
+	if (likely(append_to_batch(fcinfo)))
+		return PG_GETARG_DATUM(0);
+	return transition_rest(fcinfo, GR_OP_SUM);
 }
 
 /* gpu_min transition */
 Datum
 gpu_reduce_min_trans(PG_FUNCTION_ARGS)
 {
-	return transition(fcinfo, GR_OP_MIN, 0);
+	if (likely(append_to_batch(fcinfo)))
+		return PG_GETARG_DATUM(0);
+	return transition_rest(fcinfo, GR_OP_MIN);
 }
 
 /* gpu_max transition */
 Datum
 gpu_reduce_max_trans(PG_FUNCTION_ARGS)
 {
-	return transition(fcinfo, GR_OP_MAX, 0);
+	if (likely(append_to_batch(fcinfo)))
+		return PG_GETARG_DATUM(0);
+	return transition_rest(fcinfo, GR_OP_MAX);
 }
 
 /* gpu_avg transition */
 Datum
 gpu_reduce_avg_trans(PG_FUNCTION_ARGS)
 {
-	return transition(fcinfo, GR_OP_AVG, 0);
+	if (likely(append_to_batch(fcinfo)))
+		return PG_GETARG_DATUM(0);
+	return transition_rest(fcinfo, GR_OP_AVG);
 }
 
-/* gpu_top2 transition */
+/* gpu_top2 transition: top-k with k = 2 */
 Datum
 gpu_reduce_top2_trans(PG_FUNCTION_ARGS)
 {
-	return transition(fcinfo, GR_OP_TOPK, 2);
+	if (likely(append_to_batch(fcinfo)))
+		return PG_GETARG_DATUM(0);
+	return transition_rest(fcinfo, GR_OP_TOPK);
 }
 
 /* The ERROR for a group whose rows (or workers' states) disagree on k. */

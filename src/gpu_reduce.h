@@ -203,10 +203,25 @@ gr_state_mcxt(GrState *st)
 	return GetMemoryChunkContext(st);
 }
 
-/* Store one value of the type at position i of a batch buffer. */
+/*
+ * Store one value of the type at position i of a batch buffer: the per-row
+ * path of a large state.  Where int8 and float8 are passed by value, a
+ * Datum holds every input type's bits in its low bytes, so only the width
+ * matters (two predictable tests instead of a jump per row).
+ */
 static inline void
 gr_store_value(GrType type, void *values, int32 i, Datum value)
 {
+#ifdef USE_FLOAT8_BYVAL
+	uint32		bit = 1u << type;
+
+	if (bit & ((1u << GR_INT8) | (1u << GR_FLOAT8)))
+		((uint64 *) values)[i] = (uint64) value;
+	else if (bit & ((1u << GR_INT4) | (1u << GR_FLOAT4)))
+		((uint32 *) values)[i] = (uint32) value;
+	else
+		((uint16 *) values)[i] = (uint16) value;
+#else
 	switch (type)
 	{
 		case GR_INT2:
@@ -225,6 +240,7 @@ gr_store_value(GrType type, void *values, int32 i, Datum value)
 			((float8 *) values)[i] = DatumGetFloat8(value);
 			break;
 	}
+#endif
 }
 
 /* order keys: integers that sort as PostgreSQL sorts the values */
@@ -291,7 +307,7 @@ gr_state_add_double(GrState *st, double v)
  * native aggregates work.  A state does this until it has values enough to
  * make a batch worth having (batch.c).
  */
-static inline void
+static pg_attribute_always_inline void
 gr_fold_one(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
@@ -345,8 +361,10 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 /*
  * Add one non-NULL input value to the state: the per-row fast path.  op is
  * st->op, passed so that a caller that knows it gets code for that op alone.
+ * Always inlined: as a call of its own it took as many samples as native
+ * sum's whole transition function (perf, serial sum over 5 M rows).
  */
-static inline void
+static pg_attribute_always_inline void
 gr_state_add(GrState *st, GrOp op, Datum value)
 {
 	GrStateExt *ext = st->ext;
