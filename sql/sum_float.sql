@@ -106,6 +106,26 @@ SELECT gpu_sum(d ORDER BY i DESC) = gpu_sum(d ORDER BY i) AS float8_order_free,
        gpu_sum(r ORDER BY n4) = gpu_sum(r ORDER BY i) AS float4_order_free
 FROM sum_float;
 
+-- The small accumulator's window (four 32-bit digits): group g's values
+-- span g + 1 binary orders of magnitude, so the first groups stay in the
+-- window, later ones move it, and the widest outgrow it part-way through
+-- and go on in the full accumulator.  Every group must still be exact, both
+-- folding one value at a time and in batches (min_gpu_rows = 1).
+CREATE TABLE sf_window AS
+SELECT g, i, n, n::float8 AS d
+FROM (SELECT g, i,
+             ((i::bigint * 2654435761) % 9007199254740992 - 4503599627370496)
+             * sf_pow2((i * 7919) % (g + 1) - 30) AS n
+      FROM generate_series(0, 120) g, generate_series(1, 300) i) s;
+SELECT count(*) AS groups, count(*) FILTER (WHERE gd = rd) AS exact,
+       count(*) FILTER (WHERE gd = rd AND ga = rd / 300) AS avg_exact
+FROM (SELECT g, gpu_sum(d) gd, gpu_avg(d) ga, sum(n)::float8 rd FROM sf_window GROUP BY g) q;
+SET gpu_reduce.min_gpu_rows = 1;
+SELECT count(*) AS groups, count(*) FILTER (WHERE gd = rd) AS exact
+FROM (SELECT g, gpu_sum(d) gd, sum(n)::float8 rd FROM sf_window GROUP BY g) q;
+RESET gpu_reduce.min_gpu_rows;
+DROP TABLE sf_window;
+
 DROP TABLE sum_float;
 DROP FUNCTION sf_pow2(int);
 DROP FUNCTION sf_error(text);
