@@ -101,17 +101,8 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 static pg_attribute_always_inline bool
 append_to_batch(FunctionCallInfo fcinfo)
 {
-	GrState    *st;
-	GrStateExt *ext;
-
-	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
-		return false;
-	st = (GrState *) PG_GETARG_POINTER(0);
-	ext = st->ext;
-	if (ext == NULL || ext->batch.n >= ext->batch.cap)
-		return false;
-	gr_store_value(st->type, ext->batch.values, ext->batch.n++, PG_GETARG_DATUM(1));
-	return true;
+	return !PG_ARGISNULL(0) && !PG_ARGISNULL(1) &&
+		gr_state_append((GrState *) PG_GETARG_POINTER(0), PG_GETARG_DATUM(1));
 }
 
 /* transition() for the rows append_to_batch() leaves, compiled per op. */

@@ -359,19 +359,31 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 }
 
 /*
- * Add one non-NULL input value to the state: the per-row fast path.  op is
- * st->op, passed so that a caller that knows it gets code for that op alone.
- * Always inlined: as a call of its own it took as many samples as native
- * sum's whole transition function (perf, serial sum over 5 M rows).
+ * Append one value to the state's batch if it has room: the per-row path of
+ * a large state.  False for a state without a batch or with a full one.
+ */
+static pg_attribute_always_inline bool
+gr_state_append(GrState *st, Datum value)
+{
+	GrStateExt *ext = st->ext;
+
+	if (ext == NULL || ext->batch.n >= ext->batch.cap)
+		return false;
+	gr_store_value(st->type, ext->batch.values, ext->batch.n++, value);
+	return true;
+}
+
+/*
+ * Add one non-NULL input value to the state.  op is st->op, passed so that
+ * a caller that knows it gets code for that op alone (agg.c compiles the
+ * rows that do not simply append once per op).
  */
 static pg_attribute_always_inline void
 gr_state_add(GrState *st, GrOp op, Datum value)
 {
-	GrStateExt *ext = st->ext;
-
-	if (likely(ext != NULL && ext->batch.n < ext->batch.cap))
-		gr_store_value(st->type, ext->batch.values, ext->batch.n++, value);
-	else if (st->direct_left > 0)
+	if (likely(gr_state_append(st, value)))
+		return;
+	if (st->direct_left > 0)
 	{
 		st->direct_left--;
 		gr_fold_one(st, op, value);
