@@ -228,18 +228,30 @@ int128_to_numeric(int128 v)
 											   Int32GetDatum(-1)));
 }
 
-/* The exact float sum rounded to float8, with PostgreSQL's overflow error. */
-static float8
-rounded_float8_sum(GrPartial *p)
+/*
+ * The exact float sum rounded once to float8 (single: to float4, returned
+ * exactly as a double), with PostgreSQL's overflow error.
+ */
+static double
+rounded_float_sum(GrPartial *p, bool single)
 {
 	double		r;
+	float		f;
 	GrXsum		tmp;
+	GrXsum	   *x;
 
-	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, false, &r))
+	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, single, &r))
 		return r;
-	if (gr_xsum_to_double(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
+	x = gr_partial_xsum(p, &tmp);
+	if (!single)
+	{
+		if (gr_xsum_to_double(x, p->count, &r) == GR_XSUM_OVERFLOW)
+			float_overflow_error();
+		return r;
+	}
+	if (gr_xsum_to_float(x, p->count, &f) == GR_XSUM_OVERFLOW)
 		float_overflow_error();
-	return r;
+	return f;
 }
 
 /* The value of an order key as a Datum of the type. */
@@ -322,24 +334,14 @@ gpu_reduce_final(PG_FUNCTION_ARGS)
 				case GR_INT8:
 					PG_RETURN_NUMERIC(int128_to_numeric(p->isum));
 				case GR_FLOAT4:
-					{
-						float		r;
-						double		quick;
-						GrXsum		tmp;
-
-						if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, true, &quick))
-							PG_RETURN_FLOAT4((float) quick);
-						if (gr_xsum_to_float(gr_partial_xsum(p, &tmp), p->count, &r) == GR_XSUM_OVERFLOW)
-							float_overflow_error();
-						PG_RETURN_FLOAT4(r);
-					}
+					PG_RETURN_FLOAT4((float4) rounded_float_sum(p, true));
 				case GR_FLOAT8:
-					PG_RETURN_FLOAT8(rounded_float8_sum(p));
+					PG_RETURN_FLOAT8(rounded_float_sum(p, false));
 			}
 			break;
 		case GR_OP_AVG:
 			if (GR_IS_FLOAT(st->type))
-				PG_RETURN_FLOAT8(rounded_float8_sum(p) / (float8) p->count);
+				PG_RETURN_FLOAT8(rounded_float_sum(p, false) / (float8) p->count);
 			PG_RETURN_DATUM(DirectFunctionCall2(numeric_div,
 												NumericGetDatum(int128_to_numeric(p->isum)),
 												NumericGetDatum(int64_to_numeric(p->count))));
