@@ -342,6 +342,20 @@ xsmall_normalize(GrXsmall *s)
 	s->pending = 0;
 }
 
+/* The nonzero limbs of limb[0..n-1] are limb[first..last]; -1, -1 if none. */
+static void
+nonzero_range(const int64_t *limb, int n, int *first, int *last)
+{
+	*first = *last = -1;
+	for (int j = 0; j < n; j++)
+		if (limb[j] != 0)
+		{
+			if (*first < 0)
+				*first = j;
+			*last = j;
+		}
+}
+
 /*
  * Normalize s and find its nonzero limbs, limb[first..last] (first = -1 if
  * none).  False if the top limb holds more than a digit, which no window
@@ -355,13 +369,7 @@ xsmall_used(GrXsmall *s, int *first, int *last)
 	if (s->limb[GR_XSMALL_LIMBS - 1] >= XSMALL_TOP_LIMIT ||
 		s->limb[GR_XSMALL_LIMBS - 1] < -XSMALL_TOP_LIMIT)
 		return false;
-	for (int j = 0; j < GR_XSMALL_LIMBS; j++)
-		if (s->limb[j] != 0)
-		{
-			if (*first < 0)
-				*first = j;
-			*last = j;
-		}
+	nonzero_range(s->limb, GR_XSMALL_LIMBS, first, last);
 	return true;
 }
 
@@ -475,20 +483,15 @@ bool
 gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x)
 {
 	int64_t		d[GR_XSUM_LIMBS];
-	int			first = GR_XSUM_LIMBS,
-				last = -1;
+	int			first,
+				last;
 
 	gr_xsmall_init(s);
 	if (x->nan != 0 || x->pinf != 0 || x->ninf != 0 || x->negzero != 0)
 		return false;
 	memcpy(d, x->limb, sizeof(d));
 	signed_digits(d, GR_XSUM_LIMBS);
-	for (int i = 0; i < GR_XSUM_LIMBS; i++)
-		if (d[i] != 0)
-		{
-			first = Min(first, i);
-			last = Max(last, i);
-		}
+	nonzero_range(d, GR_XSUM_LIMBS, &first, &last);
 	if (last < 0)
 		return true;
 	if (d[last] >= XSMALL_TOP_LIMIT || d[last] < -XSMALL_TOP_LIMIT ||
