@@ -8,6 +8,7 @@
  * type and give each aggregate its PostgreSQL return type.
  */
 #include "gpu_reduce.h"
+#include "bulk.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -303,21 +304,24 @@ topk_array(GrState *st)
 										   typlen, typbyval, typalign));
 }
 
-/* Final function of every aggregate; the state knows which one it is. */
+/*
+ * The aggregate's result from its state: reduce what is left, give the
+ * batch buffer back and build the PostgreSQL value.  The final function of
+ * every aggregate, and the bulk scan's.
+ */
 Datum
-gpu_reduce_final(PG_FUNCTION_ARGS)
+gr_state_final(GrState *st, bool *isnull)
 {
-	GrState    *st;
-	GrPartial  *p;
+	GrPartial  *p = &st->partial;
 
-	if (PG_ARGISNULL(0))
-		PG_RETURN_NULL();
-	st = (GrState *) PG_GETARG_POINTER(0);
 	gr_state_settle(st);
 	gr_state_release_buffer(st);
-	p = &st->partial;
+	*isnull = false;
 	if (p->count == 0)
-		PG_RETURN_NULL();
+	{
+		*isnull = true;
+		return (Datum) 0;
+	}
 
 	switch (st->op)
 	{
@@ -330,29 +334,44 @@ gpu_reduce_final(PG_FUNCTION_ARGS)
 						ereport(ERROR,
 								(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 								 errmsg("bigint out of range")));
-					PG_RETURN_INT64((int64) p->isum);
+					return Int64GetDatum((int64) p->isum);
 				case GR_INT8:
-					PG_RETURN_NUMERIC(int128_to_numeric(p->isum));
+					return NumericGetDatum(int128_to_numeric(p->isum));
 				case GR_FLOAT4:
-					PG_RETURN_FLOAT4((float4) rounded_float_sum(p, true));
+					return Float4GetDatum((float4) rounded_float_sum(p, true));
 				case GR_FLOAT8:
-					PG_RETURN_FLOAT8(rounded_float_sum(p, false));
+					return Float8GetDatum(rounded_float_sum(p, false));
 			}
 			break;
 		case GR_OP_AVG:
 			if (GR_IS_FLOAT(st->type))
-				PG_RETURN_FLOAT8(rounded_float_sum(p, false) / (float8) p->count);
-			PG_RETURN_DATUM(DirectFunctionCall2(numeric_div,
-												NumericGetDatum(int128_to_numeric(p->isum)),
-												NumericGetDatum(int64_to_numeric(p->count))));
+				return Float8GetDatum(rounded_float_sum(p, false) / (float8) p->count);
+			return DirectFunctionCall2(numeric_div,
+									   NumericGetDatum(int128_to_numeric(p->isum)),
+									   NumericGetDatum(int64_to_numeric(p->count)));
 		case GR_OP_MIN:
 		case GR_OP_MAX:
-			PG_RETURN_DATUM(datum_from_key(st->type, p->key));
+			return datum_from_key(st->type, p->key);
 		case GR_OP_TOPK:
-			PG_RETURN_DATUM(topk_array(st));
+			return topk_array(st);
 	}
 	elog(ERROR, "gpu_reduce: unknown aggregate operation %d", (int) st->op);
-	PG_RETURN_NULL();
+	return (Datum) 0;
+}
+
+/* Final function of every aggregate; the state knows which one it is. */
+Datum
+gpu_reduce_final(PG_FUNCTION_ARGS)
+{
+	Datum		result;
+	bool		isnull;
+
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	result = gr_state_final((GrState *) PG_GETARG_POINTER(0), &isnull);
+	if (isnull)
+		PG_RETURN_NULL();
+	PG_RETURN_DATUM(result);
 }
 
 /*

@@ -4,6 +4,7 @@
  */
 #include "gpu_reduce.h"
 #include "gpu_shared.h"
+#include "bulk.h"
 
 #include <limits.h>
 
@@ -91,6 +92,7 @@ _PG_init(void)
 								   &gr_devices, "",
 								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	}
+	gr_bulk_plan_init();
 	MarkGUCPrefixReserved("gpu_reduce");
 
 #ifdef GR_WITH_CUDA

@@ -14,6 +14,7 @@
  * is an ERROR and never a crash or a wrong answer.
  */
 #include "gpu_reduce.h"
+#include "bulk.h"
 
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
@@ -24,11 +25,13 @@ PG_FUNCTION_INFO_V1(gpu_reduce_serialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_deserialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_state_info);
 
-/* Serialize function: settle the state and write its partial result. */
-Datum
-gpu_reduce_serialize(PG_FUNCTION_ARGS)
+/*
+ * Settle the state and write its partial result: the serialize function's
+ * work, and the bulk scan's output in a parallel plan.
+ */
+bytea *
+gr_state_serialize(GrState *st)
 {
-	GrState    *st = (GrState *) PG_GETARG_POINTER(0);
 	GrPartial  *p = &st->partial;
 	StringInfoData buf;
 
@@ -87,7 +90,14 @@ gpu_reduce_serialize(PG_FUNCTION_ARGS)
 				break;
 			}
 	}
-	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+	return pq_endtypsend(&buf);
+}
+
+/* Serialize function: settle the state and write its partial result. */
+Datum
+gpu_reduce_serialize(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(gr_state_serialize((GrState *) PG_GETARG_POINTER(0)));
 }
 
 /* A bounds-checked reader over the serialized bytes. */

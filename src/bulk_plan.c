@@ -1,0 +1,630 @@
+/*
+ * bulk_plan.c
+ *	  Planning the bulk scan: recognize an aggregate query the GpuReduce node
+ *	  can answer from the pages, cost it, and turn the path into a plan.
+ *
+ * The node is offered through create_upper_paths_hook, for the grouping
+ * rel, in two forms:
+ *   - a path that produces the final aggregate row itself, in place of Agg
+ *     over Seq Scan;
+ *   - Finalize Aggregate over Gather over the node as a parallel-aware
+ *     partial path, whose participants each emit their partial states
+ *     (serialized), where the planner considers a parallel aggregate.
+ * It is offered when the query reads one plain heap table, has no GROUP BY,
+ * grouping sets, window functions or set-returning functions, every
+ * aggregate is a gpu_* aggregate (or count) over a plain column, without
+ * DISTINCT, ORDER BY or FILTER, and every WHERE clause is a comparison of
+ * a column with a constant or parameter, or a NULL test.  Anything else
+ * keeps PostgreSQL's own plan.
+ */
+#include "bulk.h"
+
+#include "access/table.h"
+#include "access/tableam.h"
+#include "catalog/dependency.h"
+#include "catalog/pg_aggregate.h"
+#include "catalog/pg_am.h"
+#include "catalog/pg_class.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "commands/defrem.h"
+#include "commands/extension.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/cost.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/pathnode.h"
+#include "optimizer/paths.h"
+#include "optimizer/planner.h"
+#include "optimizer/tlist.h"
+#include "parser/parsetree.h"
+#include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
+#include "utils/rel.h"
+#include "utils/ruleutils.h"
+#include "tuple_decode.h"
+
+bool		gr_bulk_scan = true;
+
+static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
+
+/*
+ * Cost of starting the node, in planner units: about what reading a few
+ * pages costs, so that a table of a page or two keeps the native plan.
+ */
+#define GR_BULK_STARTUP_COST	4.0
+
+/*
+ * The node's cost per visible row and per column read, as fractions of
+ * cpu_tuple_cost: the page loop decodes a row in a few nanoseconds where
+ * the executor's row path spends about 50 (README, Benchmarks).
+ */
+#define GR_BULK_ROW_COST		0.1
+#define GR_BULK_COL_COST		0.05
+
+/* What the planner found out about one query. */
+typedef struct BulkQuery
+{
+	Index		relid;			/* the table's range table index */
+	List	   *attnos;			/* Integer: attribute numbers read, sorted */
+	List	   *aggrefs;		/* distinct Aggrefs: the node's output */
+	List	   *outputs;		/* per Aggref: kind, op, type, col, kexpr */
+	List	   *quals;			/* per comparison: col, op, kind, width, expr */
+	List	   *exprs;			/* the constants (custom_exprs) */
+	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
+} BulkQuery;
+
+static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
+							CustomPath *best_path, List *tlist,
+							List *clauses, List *custom_plans);
+
+static const CustomPathMethods bulk_path_methods = {
+	.CustomName = GR_BULK_NAME,
+	.PlanCustomPath = plan_bulk_path,
+};
+
+const CustomScanMethods gr_bulk_scan_methods = {
+	.CustomName = GR_BULK_NAME,
+	.CreateCustomScanState = gr_bulk_create_state,
+};
+
+/* The GrType of a column type the node can aggregate, or 0. */
+static GrType
+bulk_type(Oid typid)
+{
+	switch (typid)
+	{
+		case INT2OID:
+			return GR_INT2;
+		case INT4OID:
+			return GR_INT4;
+		case INT8OID:
+			return GR_INT8;
+		case FLOAT4OID:
+			return GR_FLOAT4;
+		case FLOAT8OID:
+			return GR_FLOAT8;
+	}
+	return 0;
+}
+
+/* The node's column index of attribute attno (1-based), adding it if new. */
+static int
+bulk_col(BulkQuery *q, AttrNumber attno)
+{
+	ListCell   *lc;
+	int			i = 0;
+
+	foreach(lc, q->attnos)
+	{
+		if (intVal(lfirst(lc)) == attno - 1)
+			return i;
+		i++;
+	}
+	q->attnos = lappend(q->attnos, makeInteger(attno - 1));
+	return i;
+}
+
+/* Whether expr is a plain, non-system column of the query's table. */
+static bool
+is_table_column(BulkQuery *q, Node *expr)
+{
+	Var		   *var = (Var *) expr;
+
+	return expr != NULL && IsA(expr, Var) && var->varno == q->relid &&
+		var->varlevelsup == 0 && var->varattno > 0;
+}
+
+/* The GrOp of one of our aggregates by its name, or 0. */
+static GrOp
+op_of_name(const char *name, int32 *k)
+{
+	*k = 0;
+	if (strcmp(name, "gpu_sum") == 0)
+		return GR_OP_SUM;
+	if (strcmp(name, "gpu_min") == 0)
+		return GR_OP_MIN;
+	if (strcmp(name, "gpu_max") == 0)
+		return GR_OP_MAX;
+	if (strcmp(name, "gpu_avg") == 0)
+		return GR_OP_AVG;
+	if (strcmp(name, "gpu_top2") == 0)
+	{
+		*k = 2;
+		return GR_OP_TOPK;
+	}
+	if (strcmp(name, "gpu_topk") == 0)
+		return GR_OP_TOPK;
+	return 0;
+}
+
+/* Add the expression evaluated at run time; returns its index. */
+static int
+bulk_expr(BulkQuery *q, Expr *expr)
+{
+	q->exprs = lappend(q->exprs, expr);
+	return list_length(q->exprs) - 1;
+}
+
+/*
+ * Describe one Aggref as an output of the node; false if the node cannot
+ * compute it.
+ */
+static bool
+bulk_output(BulkQuery *q, Aggref *agg, Oid extoid)
+{
+	TargetEntry *arg;
+	GrOp		op;
+	GrType		type;
+	int32		k;
+	int			kexpr = -1;
+	char	   *name;
+
+	if (agg->agglevelsup != 0 || agg->aggorder != NIL ||
+		agg->aggdistinct != NIL || agg->aggfilter != NULL ||
+		agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic)
+		return false;
+
+	if (agg->aggfnoid == F_COUNT_)
+	{
+		q->outputs = lappend(q->outputs,
+							 list_make5(makeInteger(GR_BULK_COUNT_STAR), makeInteger(0),
+										makeInteger(0), makeInteger(-1),
+										makeInteger(-1)));
+		return true;
+	}
+	if (list_length(agg->args) < 1)
+		return false;
+	arg = linitial_node(TargetEntry, agg->args);
+	if (!is_table_column(q, (Node *) arg->expr))
+		return false;
+	if (agg->aggfnoid == F_COUNT_ANY)
+	{
+		q->outputs = lappend(q->outputs,
+							 list_make5(makeInteger(GR_BULK_COUNT_COL), makeInteger(0),
+										makeInteger(0),
+										makeInteger(bulk_col(q, ((Var *) arg->expr)->varattno)),
+										makeInteger(-1)));
+		return true;
+	}
+
+	if (!OidIsValid(extoid) ||
+		getExtensionOfObject(ProcedureRelationId, agg->aggfnoid) != extoid)
+		return false;
+	name = get_func_name(agg->aggfnoid);
+	op = name != NULL ? op_of_name(name, &k) : 0;
+	type = bulk_type(exprType((Node *) arg->expr));
+	if (op == 0 || type == 0)
+		return false;
+	if (op == GR_OP_TOPK && k == 0)
+	{
+		/* gpu_topk(x, k): k must be known before the scan */
+		TargetEntry *karg;
+
+		if (list_length(agg->args) != 2)
+			return false;
+		karg = lsecond_node(TargetEntry, agg->args);
+		if (!IsA(karg->expr, Const) && !IsA(karg->expr, Param))
+			return false;
+		kexpr = bulk_expr(q, karg->expr);
+	}
+	else if (list_length(agg->args) != 1)
+		return false;
+	q->outputs = lappend(q->outputs,
+						 list_make5(makeInteger(GR_BULK_AGG), makeInteger(op),
+									makeInteger(type),
+									makeInteger(bulk_col(q, ((Var *) arg->expr)->varattno)),
+									makeInteger(kexpr)));
+	return true;
+}
+
+/* The btree operator family of a type's default opclass. */
+static Oid
+btree_family(Oid typid)
+{
+	Oid			opclass = GetDefaultOpClass(typid, BTREE_AM_OID);
+
+	return OidIsValid(opclass) ? get_opclass_family(opclass) : InvalidOid;
+}
+
+/*
+ * Describe one WHERE clause as a comparison the page loop evaluates; false
+ * if it is anything else.
+ */
+static bool
+bulk_qual(BulkQuery *q, Expr *clause)
+{
+	Node	   *col;
+	Node	   *other;
+	GrType		type;
+	int			op;
+	int			expr = -1;
+	GrValueKind kind;
+
+	if (IsA(clause, NullTest))
+	{
+		NullTest   *nt = (NullTest *) clause;
+
+		if (nt->argisrow || !is_table_column(q, (Node *) nt->arg))
+			return false;
+		q->quals = lappend(q->quals,
+						   list_make5(makeInteger(bulk_col(q, ((Var *) nt->arg)->varattno)),
+									  makeInteger(nt->nulltesttype == IS_NULL ?
+												  GR_QUAL_ISNULL : GR_QUAL_NOTNULL),
+									  makeInteger(0), makeInteger(0), makeInteger(-1)));
+		return true;
+	}
+	if (IsA(clause, OpExpr))
+	{
+		OpExpr	   *oe = (OpExpr *) clause;
+		bool		commuted;
+		Oid			family;
+		int			strategy;
+		Oid			ctype;
+
+		if (list_length(oe->args) != 2)
+			return false;
+		commuted = !is_table_column(q, linitial(oe->args));
+		col = commuted ? lsecond(oe->args) : linitial(oe->args);
+		other = commuted ? linitial(oe->args) : lsecond(oe->args);
+		if (!is_table_column(q, col) || !(IsA(other, Const) || IsA(other, Param)))
+			return false;
+		type = bulk_type(exprType(col));
+		ctype = exprType(other);
+		if (type == 0 || bulk_type(ctype) == 0 ||
+			GR_IS_FLOAT(type) != GR_IS_FLOAT(bulk_type(ctype)))
+			return false;
+		family = btree_family(exprType(col));
+		if (!OidIsValid(family) || family != btree_family(ctype))
+			return false;
+		strategy = get_op_opfamily_strategy(oe->opno, family);
+		if (strategy == 0)
+		{
+			Oid			neg = get_negator(oe->opno);
+
+			if (!OidIsValid(neg) ||
+				get_op_opfamily_strategy(neg, family) != BTEqualStrategyNumber)
+				return false;
+			op = GR_QUAL_NE;
+		}
+		else
+		{
+			static const int ops[] = {0, GR_QUAL_LT, GR_QUAL_LE, GR_QUAL_EQ,
+			GR_QUAL_GE, GR_QUAL_GT};
+			static const int flipped[] = {0, GR_QUAL_GT, GR_QUAL_GE, GR_QUAL_EQ,
+			GR_QUAL_LE, GR_QUAL_LT};
+
+			op = commuted ? flipped[strategy] : ops[strategy];
+		}
+		kind = GR_IS_FLOAT(type) ? GR_KIND_FLOAT : GR_KIND_INT;
+		expr = bulk_expr(q, (Expr *) other);
+		q->quals = lappend(q->quals,
+						   list_make5(makeInteger(bulk_col(q, ((Var *) col)->varattno)),
+									  makeInteger(op), makeInteger(kind),
+									  makeInteger(gr_type_size(type)), makeInteger(expr)));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the query at this level can be answered by the node, filling q.
+ * target is the grouping target (final or partial); having is the HAVING
+ * clause the node evaluates (final only).
+ */
+static bool
+bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
+		   List *having, BulkQuery *q)
+{
+	Query	   *parse = root->parse;
+	RangeTblEntry *rte;
+	Relation	rel;
+	bool		heap;
+	List	   *nodes;
+	ListCell   *lc;
+	Oid			extoid;
+
+	memset(q, 0, sizeof(*q));
+#ifdef WORDS_BIGENDIAN
+	return false;				/* tuple_decode.h reads little-endian pages */
+#endif
+	if (!parse->hasAggs || parse->groupClause != NIL ||
+		parse->groupingSets != NIL || parse->hasWindowFuncs ||
+		parse->hasTargetSRFs || parse->rowMarks != NIL)
+		return false;
+	if (input_rel->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input_rel) ||
+		input_rel->rtekind != RTE_RELATION)
+		return false;
+	rte = planner_rt_fetch(input_rel->relid, root);
+	if (rte->inh || rte->tablesample != NULL ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		return false;
+	rel = table_open(rte->relid, NoLock);
+	heap = rel->rd_rel->relam == HEAP_TABLE_AM_OID;
+	table_close(rel, NoLock);
+	if (!heap)
+		return false;
+	q->relid = input_rel->relid;
+
+	/* every aggregate must be one the node computes, over a column */
+	extoid = get_extension_oid("gpu_reduce", true);
+	nodes = pull_var_clause((Node *) list_concat(list_copy(target->exprs), having),
+							PVC_INCLUDE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
+	foreach(lc, nodes)
+	{
+		Aggref	   *agg = (Aggref *) lfirst(lc);
+
+		if (!IsA(agg, Aggref))
+			return false;		/* a column outside any aggregate */
+		if (list_member(q->aggrefs, agg))
+			continue;
+		if (!bulk_output(q, agg, extoid))
+			return false;
+		q->aggrefs = lappend(q->aggrefs, agg);
+	}
+	if (q->aggrefs == NIL)
+		return false;
+
+	foreach(lc, input_rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant || !bulk_qual(q, ri->clause))
+			return false;
+		q->qual_clauses = lappend(q->qual_clauses, ri->clause);
+	}
+	if (list_length(q->attnos) > GR_DECODE_MAX_COLS ||
+		list_length(q->quals) > GR_MAX_QUALS)
+		return false;
+	return true;
+}
+
+/*
+ * Sort the columns into attribute order (the decoder walks them so), and
+ * renumber the outputs' and quals' column indexes to match.
+ */
+static void
+sort_columns(BulkQuery *q)
+{
+	int			n = list_length(q->attnos);
+	int		   *newidx = palloc(sizeof(int) * Max(n, 1));
+	List	   *sorted = NIL;
+	ListCell   *lc;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			attno = intVal(list_nth(q->attnos, i));
+		int			rank = 0;
+
+		foreach(lc, q->attnos)
+			if (intVal(lfirst(lc)) < attno)
+				rank++;
+		newidx[i] = rank;
+	}
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < n; i++)
+			if (newidx[i] == r)
+				sorted = lappend(sorted, list_nth(q->attnos, i));
+	q->attnos = sorted;
+	foreach(lc, q->outputs)
+	{
+		Integer    *col = list_nth(lfirst(lc), 3);
+
+		if (intVal(col) >= 0)
+			col->ival = newidx[intVal(col)];
+	}
+	foreach(lc, q->quals)
+	{
+		Integer    *col = linitial(lfirst(lc));
+
+		col->ival = newidx[intVal(col)];
+	}
+}
+
+/* Make the node's path: final (serial) or partial (parallel-aware). */
+static CustomPath *
+bulk_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
+		  BulkQuery *q, int workers)
+{
+	CustomPath *cp = makeNode(CustomPath);
+	double		pages = input_rel->pages;
+	double		tuples = input_rel->tuples;
+	double		cpu;
+	char	   *filter = "";
+
+	if (q->qual_clauses != NIL)
+	{
+		RangeTblEntry *rte = planner_rt_fetch(q->relid, root);
+
+		filter = deparse_expression((Node *) make_ands_explicit(q->qual_clauses),
+									deparse_context_for(get_rel_name(rte->relid),
+														rte->relid),
+									false, false);
+	}
+
+	cpu = cpu_tuple_cost * tuples *
+		(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(q->attnos));
+	if (workers > 0)
+	{
+		double		divisor = workers;
+
+		if (parallel_leader_participation && workers < 4)
+			divisor += 1.0 - 0.3 * workers;
+		cpu /= divisor;
+	}
+	cp->path.pathtype = T_CustomScan;
+	cp->path.parent = output_rel;
+	cp->path.pathtarget = output_rel->reltarget;
+	cp->path.parallel_aware = workers > 0;
+	cp->path.parallel_safe = workers > 0;
+	cp->path.parallel_workers = workers;
+	cp->path.rows = 1;
+	cp->path.startup_cost = GR_BULK_STARTUP_COST + seq_page_cost * pages + cpu;
+	cp->path.total_cost = cp->path.startup_cost;
+	cp->path.pathkeys = NIL;
+	cp->flags = 0;
+	cp->methods = &bulk_path_methods;
+	cp->custom_private = list_make5(makeInteger(workers > 0), q->attnos,
+									q->outputs, q->quals, makeString(filter));
+	/* for plan_bulk_path only */
+	cp->custom_private = lappend(cp->custom_private, q->aggrefs);
+	cp->custom_private = lappend(cp->custom_private, q->exprs);
+	cp->custom_private = lappend(cp->custom_private, makeInteger(q->relid));
+	return cp;
+}
+
+/* The partial grouping rel the planner made for this grouping, or NULL. */
+static RelOptInfo *
+partial_grouping_rel(PlannerInfo *root, RelOptInfo *grouped_rel)
+{
+	ListCell   *lc;
+
+	foreach(lc, root->upper_rels[UPPERREL_PARTIAL_GROUP_AGG])
+	{
+		RelOptInfo *rel = lfirst(lc);
+
+		if (bms_equal(rel->relids, grouped_rel->relids))
+			return rel;
+	}
+	return NULL;
+}
+
+/*
+ * The parallel plan: Finalize Aggregate over Gather over the node in
+ * partial mode, where the planner would consider a parallel aggregate.
+ * (The planner calls create_upper_paths_hook for the grouping rel only, so
+ * the partial path and what goes over it are made here.)
+ */
+static void
+add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
+				  RelOptInfo *grouped_rel, GroupPathExtraData *extra)
+{
+	RelOptInfo *partial_rel = partial_grouping_rel(root, grouped_rel);
+	BulkQuery	q;
+	Path	   *seq;
+	CustomPath *cp;
+	Path	   *gather;
+	double		rows;
+
+	if (partial_rel == NULL || !partial_rel->consider_parallel ||
+		input_rel->partial_pathlist == NIL || !extra->partial_costs_set)
+		return;
+	/* as many workers as the planner gives a parallel scan of the table */
+	seq = linitial(input_rel->partial_pathlist);
+	if (seq->parallel_workers <= 0 ||
+		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q))
+		return;
+	sort_columns(&q);
+	cp = bulk_path(root, input_rel, partial_rel, &q, seq->parallel_workers);
+	rows = seq->parallel_workers + 1;
+	gather = (Path *) create_gather_path(root, partial_rel, &cp->path,
+										 partial_rel->reltarget, NULL, &rows);
+	add_path(grouped_rel, (Path *)
+			 create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+							 AGG_PLAIN, AGGSPLIT_FINAL_DESERIAL, NIL,
+							 (List *) root->parse->havingQual,
+							 &extra->agg_final_costs, 1));
+}
+
+/* create_upper_paths_hook: offer the node for plain aggregation. */
+static void
+bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
+				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	BulkQuery	q;
+
+	if (prev_upper_paths_hook)
+		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (!gr_bulk_scan || stage != UPPERREL_GROUP_AGG)
+		return;
+	if (!bulk_query(root, input_rel, output_rel->reltarget,
+					(List *) root->parse->havingQual, &q))
+		return;
+	sort_columns(&q);
+	add_path(output_rel, &bulk_path(root, input_rel, output_rel, &q, 0)->path);
+	add_parallel_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+}
+
+/*
+ * PlanCustomPath: the node's plan.  It scans the table (scanrelid) and
+ * produces one row whose columns are the distinct Aggrefs
+ * (custom_scan_tlist); the target list and HAVING refer to those.
+ */
+static Plan *
+plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
+			   List *tlist, List *clauses, List *custom_plans)
+{
+	CustomScan *cs = makeNode(CustomScan);
+	List	   *priv = best_path->custom_private;
+	List	   *aggrefs = list_nth(priv, GR_PRIV_COUNT);
+	List	   *exprs = list_nth(priv, GR_PRIV_COUNT + 1);
+	bool		partial = intVal(linitial(priv)) != 0;
+	List	   *scan_tlist = NIL;
+	ListCell   *lc;
+
+	foreach(lc, aggrefs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry(copyObject(lfirst(lc)),
+											 list_length(scan_tlist) + 1,
+											 NULL, false));
+	cs->scan.plan.targetlist = tlist;
+	cs->scan.plan.qual = partial ? NIL : (List *) root->parse->havingQual;
+	cs->scan.scanrelid = intVal(list_nth(priv, GR_PRIV_COUNT + 2));
+	cs->flags = best_path->flags;
+	cs->custom_plans = NIL;
+	cs->custom_exprs = exprs;
+	cs->custom_private = list_truncate(list_copy(priv), GR_PRIV_COUNT);
+	cs->custom_scan_tlist = scan_tlist;
+	cs->custom_relids = NULL;
+	cs->methods = &gr_bulk_scan_methods;
+	return &cs->scan.plan;
+}
+
+/* Define the GUC and install the planner hook; from _PG_init. */
+void
+gr_bulk_plan_init(void)
+{
+	DefineCustomBoolVariable("gpu_reduce.bulk_scan",
+							 "Lets aggregate queries over one table read its pages in bulk (GpuReduce scan).",
+							 "When off, gpu_* aggregates get their rows from PostgreSQL's own scan; answers are the same.",
+							 &gr_bulk_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	RegisterCustomScanMethods(&gr_bulk_scan_methods);
+	prev_upper_paths_hook = create_upper_paths_hook;
+	create_upper_paths_hook = bulk_upper_paths;
+}
+
+PG_FUNCTION_INFO_V1(gpu_reduce_planner_support);
+
+/*
+ * Planner support function of the transition functions.  It gives no
+ * advice; what matters is that the planner calls it (for the cost of a
+ * transition function) before it plans the grouping, which loads the
+ * library, and with it the hook above, in a session that has not yet run
+ * a gpu_* aggregate: without it the first query would miss the bulk scan.
+ */
+Datum
+gpu_reduce_planner_support(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_POINTER(NULL);
+}

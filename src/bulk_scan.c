@@ -1,0 +1,710 @@
+/*
+ * bulk_scan.c
+ *	  Running the bulk scan: read the table's pages, decide visibility a page
+ *	  at a time, decode the aggregated columns of the visible rows that pass
+ *	  the WHERE comparisons, and feed them to the same states, reducers and
+ *	  finalize as the per-row aggregate path.
+ *
+ * Pages are read as a sequential scan reads them: a heap scan descriptor
+ * with the bulk-read ring, heap page-mode visibility (heapgetpage, or
+ * heap_prepare_pagescan from PostgreSQL 17 on: no per-tuple check on an
+ * all-visible page, except on a hot standby; serializable conflict checks;
+ * on-access pruning) and the relation's predicate lock.  Visible tuples
+ * stay valid while their buffer is pinned, which the scan does until it
+ * moves to the next page.  A parallel plan shares the table's parallel
+ * block scan; each participant emits its partial states, serialized.
+ */
+#include "bulk.h"
+
+#include "access/heapam.h"
+#include "access/htup_details.h"
+#include "access/relscan.h"
+#include "access/tableam.h"
+#include "commands/explain.h"
+#include "executor/executor.h"
+#include "miscadmin.h"
+#include "nodes/nodeFuncs.h"
+#include "port/atomics.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+#include "utils/memutils.h"
+#include "utils/rel.h"
+#include "tuple_decode.h"
+
+StaticAssertDecl(GR_PAGE_LINP_OFFSET == SizeOfPageHeaderData, "page header size");
+StaticAssertDecl(GR_TUP_INFOMASK2_OFFSET == offsetof(HeapTupleHeaderData, t_infomask2),
+				 "t_infomask2 offset");
+StaticAssertDecl(GR_TUP_INFOMASK_OFFSET == offsetof(HeapTupleHeaderData, t_infomask),
+				 "t_infomask offset");
+StaticAssertDecl(GR_TUP_HOFF_OFFSET == offsetof(HeapTupleHeaderData, t_hoff),
+				 "t_hoff offset");
+StaticAssertDecl(GR_TUP_BITS_OFFSET == offsetof(HeapTupleHeaderData, t_bits),
+				 "t_bits offset");
+StaticAssertDecl(GR_HEAP_HASNULL == HEAP_HASNULL && GR_HEAP_HASVARWIDTH == HEAP_HASVARWIDTH &&
+				 GR_HEAP_NATTS_MASK == HEAP_NATTS_MASK, "infomask bits");
+StaticAssertDecl(GR_DECODE_MAX_ATTS >= MaxHeapAttributeNumber, "attribute count");
+
+/* One output column of the node. */
+typedef struct BulkOutput
+{
+	GrBulkKind	kind;
+	GrOp		op;
+	GrType		type;
+	int			col;			/* column read, or -1 (count(*)) */
+	ExprState  *kexpr;			/* gpu_topk's k, or NULL */
+	int32		k;
+	GrState    *st;				/* NULL until a first non-NULL value */
+	int64		count;			/* count(*), count(col) */
+} BulkOutput;
+
+/* Counters of one scan, for EXPLAIN ANALYZE; summed over participants. */
+enum
+{
+	C_PAGES,
+	C_ALLVISIBLE,
+	C_TUPLES,					/* visible tuples */
+	C_ROWS,						/* those passing the WHERE comparisons */
+	C_GPU_BATCHES,
+	C_CPU_BATCHES,
+	C_COUNT
+};
+
+static const char *const counter_names[C_COUNT] = {
+	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
+	"GPU Batches", "CPU Batches"
+};
+
+/* The node's shared memory in a parallel plan. */
+typedef struct BulkShared
+{
+	pg_atomic_uint64 counters[C_COUNT];
+	ParallelBlockTableScanDescData pscan;	/* variable size: last */
+} BulkShared;
+
+typedef struct BulkScanState
+{
+	CustomScanState css;
+	bool		partial;
+	int			noutputs;
+	BulkOutput *outputs;
+	int			nquals;
+	GrQual		quals[GR_MAX_QUALS];
+	ExprState **qual_exprs;		/* each comparison's constant */
+	GrDecodeDesc *desc;
+	MemoryContext statecxt;		/* states and results; reset on rescan */
+	TableScanDesc scan;
+	BulkShared *shared;			/* parallel plans */
+	bool		done;
+	uint64		counters[C_COUNT];	/* this process's; after a parallel run,
+									 * the leader's hold every participant's */
+	char	   *filter;
+} BulkScanState;
+
+static void bulk_begin(CustomScanState *node, EState *estate, int eflags);
+static TupleTableSlot *bulk_exec(CustomScanState *node);
+static void bulk_end(CustomScanState *node);
+static void bulk_rescan(CustomScanState *node);
+static Size bulk_estimate_dsm(CustomScanState *node, ParallelContext *pcxt);
+static void bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate);
+static void bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
+static void bulk_shutdown(CustomScanState *node);
+static void bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+
+static const CustomExecMethods bulk_exec_methods = {
+	.CustomName = GR_BULK_NAME,
+	.BeginCustomScan = bulk_begin,
+	.ExecCustomScan = bulk_exec,
+	.EndCustomScan = bulk_end,
+	.ReScanCustomScan = bulk_rescan,
+	.EstimateDSMCustomScan = bulk_estimate_dsm,
+	.InitializeDSMCustomScan = bulk_init_dsm,
+	.ReInitializeDSMCustomScan = bulk_reinit_dsm,
+	.InitializeWorkerCustomScan = bulk_init_worker,
+	.ShutdownCustomScan = bulk_shutdown,
+	.ExplainCustomScan = bulk_explain,
+};
+
+/* CreateCustomScanState: the node's executor state. */
+Node *
+gr_bulk_create_state(CustomScan *cscan)
+{
+	BulkScanState *bs = (BulkScanState *) newNode(sizeof(BulkScanState),
+												  T_CustomScanState);
+
+	bs->css.methods = &bulk_exec_methods;
+	return (Node *) bs;
+}
+
+/* Alignment in bytes of a typalign code. */
+static uint8
+align_bytes(char typalign)
+{
+	switch (typalign)
+	{
+		case TYPALIGN_SHORT:
+			return ALIGNOF_SHORT;
+		case TYPALIGN_INT:
+			return ALIGNOF_INT;
+		case TYPALIGN_DOUBLE:
+			return ALIGNOF_DOUBLE;
+	}
+	return 1;
+}
+
+/*
+ * The decoder's description of the table's attributes up to the last
+ * column read, with cached offsets and the defaults of attributes added
+ * after rows were written.
+ */
+static GrDecodeDesc *
+make_decode_desc(Relation rel, List *attnos)
+{
+	TupleDesc	td = RelationGetDescr(rel);
+	GrDecodeDesc *d = palloc0(sizeof(GrDecodeDesc));
+	ListCell   *lc;
+	uint32		off = 0;
+	bool		fixed = true;
+
+	foreach(lc, attnos)
+		d->col_attno[d->ncols++] = intVal(lfirst(lc));
+	d->natts = d->ncols > 0 ? d->col_attno[d->ncols - 1] + 1 : 0;
+	for (int a = 0; a < d->natts; a++)
+	{
+		Form_pg_attribute att = TupleDescAttr(td, a);
+		GrAttr	   *ga = &d->att[a];
+
+		ga->len = att->attlen;
+		ga->align = align_bytes(att->attalign);
+		ga->dropped = att->attisdropped;
+		if (att->atthasmissing)
+		{
+			bool		isnull;
+			Datum		def = getmissingattr(td, a + 1, &isnull);
+
+			ga->has_missing = !isnull;
+			if (!isnull && att->attbyval)
+			{
+				uint64		bits = (uint64) def;
+
+				if (att->attlen < 8)
+					bits &= (UINT64CONST(1) << (8 * att->attlen)) - 1;
+				ga->missing = bits;
+			}
+		}
+		if (fixed && att->attlen > 0)
+		{
+			off = gr_align(off, ga->align);
+			d->cacheoff[a] = off;
+			off += att->attlen;
+		}
+		else
+		{
+			fixed = false;
+			d->cacheoff[a] = -1;
+		}
+	}
+	return d;
+}
+
+/* BeginCustomScan: set up outputs, comparisons and the decoder. */
+static void
+bulk_begin(CustomScanState *node, EState *estate, int eflags)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+	CustomScan *cs = (CustomScan *) node->ss.ps.plan;
+	List	   *priv = cs->custom_private;
+	List	   *outputs = list_nth(priv, GR_PRIV_OUTPUTS);
+	List	   *quals = list_nth(priv, GR_PRIV_QUALS);
+	int			i = 0;
+	ListCell   *lc;
+
+	bs->partial = intVal(list_nth(priv, GR_PRIV_PARTIAL)) != 0;
+	bs->filter = strVal(list_nth(priv, GR_PRIV_FILTER));
+	bs->desc = make_decode_desc(node->ss.ss_currentRelation,
+								list_nth(priv, GR_PRIV_ATTNOS));
+	bs->noutputs = list_length(outputs);
+	bs->outputs = palloc0(sizeof(BulkOutput) * Max(bs->noutputs, 1));
+	foreach(lc, outputs)
+	{
+		List	   *o = lfirst(lc);
+		BulkOutput *out = &bs->outputs[i++];
+		int			kexpr = intVal(list_nth(o, 4));
+
+		out->kind = intVal(linitial(o));
+		out->op = intVal(lsecond(o));
+		out->type = intVal(lthird(o));
+		out->col = intVal(lfourth(o));
+		out->k = out->op == GR_OP_TOPK ? 2 : 0;
+		if (kexpr >= 0)
+			out->kexpr = ExecInitExpr(list_nth(cs->custom_exprs, kexpr), &node->ss.ps);
+	}
+	bs->nquals = list_length(quals);
+	bs->qual_exprs = palloc0(sizeof(ExprState *) * Max(bs->nquals, 1));
+	i = 0;
+	foreach(lc, quals)
+	{
+		List	   *qv = lfirst(lc);
+		int			expr = intVal(list_nth(qv, 4));
+
+		bs->quals[i].col = intVal(linitial(qv));
+		bs->quals[i].op = intVal(lsecond(qv));
+		bs->quals[i].kind = intVal(lthird(qv));
+		bs->quals[i].width = intVal(lfourth(qv));
+		if (expr >= 0)
+			bs->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, expr),
+											 &node->ss.ps);
+		i++;
+	}
+	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
+										 "gpu_reduce bulk scan",
+										 ALLOCSET_DEFAULT_SIZES);
+}
+
+/* Evaluate one run-time constant (a Const or a Param). */
+static Datum
+eval_const(BulkScanState *bs, ExprState *es, bool *isnull)
+{
+	return ExecEvalExprSwitchContext(es, bs->css.ss.ps.ps_ExprContext, isnull);
+}
+
+/* Give the comparisons their constants for this scan (parameters may change). */
+static void
+bind_quals(BulkScanState *bs)
+{
+	for (int i = 0; i < bs->nquals; i++)
+	{
+		GrQual	   *q = &bs->quals[i];
+		ExprState  *es = bs->qual_exprs[i];
+		Oid			type;
+		Datum		v;
+		bool		isnull;
+
+		if (es == NULL)
+			continue;
+		if (q->op == GR_QUAL_FALSE)
+			q->op = GR_QUAL_EQ; /* re-bound below */
+		v = eval_const(bs, es, &isnull);
+		if (isnull)
+		{
+			/* a strict comparison with NULL is never true */
+			q->op = GR_QUAL_FALSE;
+			continue;
+		}
+		type = exprType((Node *) es->expr);
+		switch (type)
+		{
+			case INT2OID:
+				q->ival = DatumGetInt16(v);
+				break;
+			case INT4OID:
+				q->ival = DatumGetInt32(v);
+				break;
+			case INT8OID:
+				q->ival = DatumGetInt64(v);
+				break;
+			case FLOAT4OID:
+				q->fval = DatumGetFloat4(v);
+				break;
+			case FLOAT8OID:
+				q->fval = DatumGetFloat8(v);
+				break;
+		}
+	}
+}
+
+/*
+ * The k of a gpu_topk, checked as its transition function checks it; only
+ * called once a row has arrived, as the transition would be.
+ */
+static int32
+output_k(BulkScanState *bs, BulkOutput *out)
+{
+	Datum		v;
+	bool		isnull;
+	int32		k;
+
+	if (out->kexpr == NULL)
+		return out->k;
+	v = eval_const(bs, out->kexpr, &isnull);
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must not be null")));
+	k = DatumGetInt32(v);
+	if (k < 1 || k > GR_TOPK_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
+				 errdetail("k is %d.", k)));
+	return k;
+}
+
+/* Feed n rows' values of one aggregate, compiled per op. */
+static pg_attribute_always_inline void
+feed_values(GrState *st, GrOp op, const uint64 *vals, const bool *nulls,
+			const bool *keep, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (keep[i] && !nulls[i])
+			gr_state_add(st, op, (Datum) vals[i]);
+}
+
+/* Feed one page's decoded rows to an output. */
+static void
+feed_output(BulkScanState *bs, BulkOutput *out, uint64 (*vals)[MaxHeapTuplesPerPage],
+			bool (*nulls)[MaxHeapTuplesPerPage], const bool *keep, int n, int nkept)
+{
+	const uint64 *v;
+	const bool *nl;
+
+	if (out->kind == GR_BULK_COUNT_STAR)
+	{
+		out->count += nkept;
+		return;
+	}
+	v = vals[out->col];
+	nl = nulls[out->col];
+	if (out->kind == GR_BULK_COUNT_COL)
+	{
+		for (int i = 0; i < n; i++)
+			out->count += keep[i] && !nl[i];
+		return;
+	}
+	if (out->st == NULL)
+	{
+		int			first = 0;
+
+		while (first < n && !(keep[first] && !nl[first]))
+			first++;
+		if (first == n)
+			return;
+		out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
+		/* one group with many rows: batch from the first value */
+		out->st->direct_left = 0;
+	}
+	switch (out->op)
+	{
+		case GR_OP_SUM:
+			feed_values(out->st, GR_OP_SUM, v, nl, keep, n);
+			break;
+		case GR_OP_MIN:
+			feed_values(out->st, GR_OP_MIN, v, nl, keep, n);
+			break;
+		case GR_OP_MAX:
+			feed_values(out->st, GR_OP_MAX, v, nl, keep, n);
+			break;
+		case GR_OP_AVG:
+			feed_values(out->st, GR_OP_AVG, v, nl, keep, n);
+			break;
+		case GR_OP_TOPK:
+			feed_values(out->st, GR_OP_TOPK, v, nl, keep, n);
+			break;
+	}
+}
+
+/*
+ * Read one page into the scan descriptor: pin it, prune it if possible, and
+ * list its visible tuples as a page-mode sequential scan does.
+ */
+static void
+read_page(HeapScanDesc scan, BlockNumber blk)
+{
+#if PG_VERSION_NUM >= 170000
+	if (BufferIsValid(scan->rs_cbuf))
+		ReleaseBuffer(scan->rs_cbuf);
+	scan->rs_cbuf = InvalidBuffer;
+	CHECK_FOR_INTERRUPTS();
+	scan->rs_cbuf = ReadBufferExtended(scan->rs_base.rs_rd, MAIN_FORKNUM, blk,
+									   RBM_NORMAL, scan->rs_strategy);
+	scan->rs_cblock = blk;
+	heap_prepare_pagescan((TableScanDesc) scan);
+#else
+	heapgetpage((TableScanDesc) scan, blk);
+#endif
+}
+
+/* Decode, filter and feed the visible tuples of the scan's current page. */
+static void
+process_page(BulkScanState *bs, HeapScanDesc scan)
+{
+	static uint64 vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
+	static bool nulls[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
+	bool		keep[MaxHeapTuplesPerPage];
+	const uint8 *page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
+	const GrDecodeDesc *d = bs->desc;
+	int			n = scan->rs_ntuples;
+	int			nkept = 0;
+	int			ncols = d->ncols;
+
+	bs->counters[C_PAGES]++;
+	bs->counters[C_ALLVISIBLE] += PageIsAllVisible((Page) page) ? 1 : 0;
+	for (int i = 0; i < n; i++)
+	{
+		const uint8 *tup = gr_page_tuple(page, scan->rs_vistuples[i]);
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+
+		gr_decode_tuple(d, tup, tv, tn);
+		keep[i] = gr_quals_pass(bs->quals, bs->nquals, tv, tn);
+		nkept += keep[i];
+		for (int c = 0; c < ncols; c++)
+		{
+			vals[c][i] = tv[c];
+			nulls[c][i] = tn[c];
+		}
+	}
+	bs->counters[C_TUPLES] += n;
+	bs->counters[C_ROWS] += nkept;
+	if (nkept == 0)
+		return;
+	for (int o = 0; o < bs->noutputs; o++)
+	{
+		BulkOutput *out = &bs->outputs[o];
+
+		if (out->kind == GR_BULK_AGG && out->st == NULL && out->kexpr != NULL)
+			out->k = output_k(bs, out);
+		feed_output(bs, out, vals, nulls, keep, n, nkept);
+	}
+}
+
+/* Scan every page of this participant's share of the table. */
+static void
+run_scan(BulkScanState *bs)
+{
+	Relation	rel = bs->css.ss.ss_currentRelation;
+	EState	   *estate = bs->css.ss.ps.state;
+	HeapScanDesc scan;
+	GrStats		before = gr_stats;
+
+	if (bs->scan == NULL)
+	{
+		if (bs->shared != NULL)
+			bs->scan = table_beginscan_parallel(rel, (ParallelTableScanDesc) &bs->shared->pscan);
+		else
+			bs->scan = table_beginscan_strat(rel, estate->es_snapshot, 0, NULL,
+											 true, false);
+	}
+	scan = (HeapScanDesc) bs->scan;
+	bind_quals(bs);
+
+	if (bs->shared != NULL)
+	{
+		ParallelBlockTableScanDesc pbscan = &bs->shared->pscan;
+		BlockNumber blk;
+
+		table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, pbscan);
+		while ((blk = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata,
+														pbscan)) != InvalidBlockNumber)
+		{
+			read_page(scan, blk);
+			process_page(bs, scan);
+		}
+	}
+	else
+	{
+		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
+		{
+			read_page(scan, blk);
+			process_page(bs, scan);
+		}
+	}
+	if (BufferIsValid(scan->rs_cbuf))
+	{
+		ReleaseBuffer(scan->rs_cbuf);
+		scan->rs_cbuf = InvalidBuffer;
+	}
+	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
+	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
+}
+
+/* Build the node's one row: final results or serialized partial states. */
+static TupleTableSlot *
+result_row(BulkScanState *bs)
+{
+	TupleTableSlot *slot = bs->css.ss.ss_ScanTupleSlot;
+	MemoryContext old = MemoryContextSwitchTo(bs->statecxt);
+	GrStats		before = gr_stats;
+
+	ExecClearTuple(slot);
+	for (int o = 0; o < bs->noutputs; o++)
+	{
+		BulkOutput *out = &bs->outputs[o];
+		Datum	   *value = &slot->tts_values[o];
+		bool	   *isnull = &slot->tts_isnull[o];
+
+		if (out->kind != GR_BULK_AGG)
+		{
+			*value = Int64GetDatum(out->count);
+			*isnull = false;
+		}
+		else if (out->st == NULL)
+			*isnull = true;
+		else if (bs->partial)
+		{
+			*value = PointerGetDatum(gr_state_serialize(out->st));
+			*isnull = false;
+		}
+		else
+			*value = gr_state_final(out->st, isnull);
+	}
+	MemoryContextSwitchTo(old);
+	/* the batches finalize reduced count too */
+	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
+	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
+	if (bs->shared != NULL)
+		for (int c = 0; c < C_COUNT; c++)
+			pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
+	return ExecStoreVirtualTuple(slot);
+}
+
+/* The access method for ExecScan: the whole scan on the first call. */
+static TupleTableSlot *
+bulk_next(ScanState *ss)
+{
+	BulkScanState *bs = (BulkScanState *) ss;
+
+	if (bs->done)
+		return ExecClearTuple(ss->ss_ScanTupleSlot);
+	bs->done = true;
+	run_scan(bs);
+	return result_row(bs);
+}
+
+/* Rows are never re-checked (no EvalPlanQual over an aggregate). */
+static bool
+bulk_recheck(ScanState *ss, TupleTableSlot *slot)
+{
+	return true;
+}
+
+/* ExecCustomScan: one row, then none. */
+static TupleTableSlot *
+bulk_exec(CustomScanState *node)
+{
+	return ExecScan(&node->ss, bulk_next, bulk_recheck);
+}
+
+/* Forget this scan's states and counters. */
+static void
+reset_states(BulkScanState *bs)
+{
+	MemoryContextReset(bs->statecxt);
+	for (int o = 0; o < bs->noutputs; o++)
+	{
+		bs->outputs[o].st = NULL;
+		bs->outputs[o].count = 0;
+	}
+	memset(bs->counters, 0, sizeof(bs->counters));
+	bs->done = false;
+}
+
+/* EndCustomScan */
+static void
+bulk_end(CustomScanState *node)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+
+	if (bs->scan != NULL)
+		table_endscan(bs->scan);
+	bs->scan = NULL;
+	/* gives back GPU slots and buffer budget (the states' callbacks) */
+	MemoryContextDelete(bs->statecxt);
+}
+
+/* ReScanCustomScan: start over, with the parameters as they are now. */
+static void
+bulk_rescan(CustomScanState *node)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+
+	reset_states(bs);
+	if (bs->scan != NULL && bs->shared == NULL)
+		table_rescan(bs->scan, NULL);
+	else if (bs->scan != NULL)
+	{
+		/* a parallel scan restarts from a reinitialized shared state */
+		table_endscan(bs->scan);
+		bs->scan = NULL;
+	}
+}
+
+/* EstimateDSMCustomScan */
+static Size
+bulk_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
+{
+	return add_size(offsetof(BulkShared, pscan),
+					table_parallelscan_estimate(node->ss.ss_currentRelation,
+												node->ss.ps.state->es_snapshot));
+}
+
+/* Zero the shared counters. */
+static void
+init_counters(BulkShared *shared)
+{
+	for (int c = 0; c < C_COUNT; c++)
+		pg_atomic_init_u64(&shared->counters[c], 0);
+}
+
+/* InitializeDSMCustomScan: the shared block scan and counters. */
+static void
+bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+	BulkShared *shared = coordinate;
+
+	init_counters(shared);
+	table_parallelscan_initialize(node->ss.ss_currentRelation,
+								  (ParallelTableScanDesc) &shared->pscan,
+								  node->ss.ps.state->es_snapshot);
+	bs->shared = shared;
+}
+
+/* ReInitializeDSMCustomScan: a rescan of the Gather above. */
+static void
+bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
+{
+	BulkShared *shared = coordinate;
+
+	((BulkScanState *) node)->shared = shared;
+	init_counters(shared);
+	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
+									(ParallelTableScanDesc) &shared->pscan);
+}
+
+/* InitializeWorkerCustomScan */
+static void
+bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
+{
+	((BulkScanState *) node)->shared = coordinate;
+}
+
+/*
+ * ShutdownCustomScan: the leader keeps every participant's counters before
+ * the shared memory goes away.
+ */
+static void
+bulk_shutdown(CustomScanState *node)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+
+	if (bs->shared != NULL && !IsParallelWorker())
+	{
+		for (int c = 0; c < C_COUNT; c++)
+			bs->counters[c] = pg_atomic_read_u64(&bs->shared->counters[c]);
+	}
+}
+
+/* ExplainCustomScan: the WHERE comparisons, and with ANALYZE the counters. */
+static void
+bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
+{
+	BulkScanState *bs = (BulkScanState *) node;
+
+	if (bs->filter[0] != '\0')
+		ExplainPropertyText("Bulk Filter", bs->filter, es);
+	if (!es->analyze)
+		return;
+	for (int c = 0; c < C_COUNT; c++)
+		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
+}
