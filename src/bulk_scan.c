@@ -340,65 +340,51 @@ output_k(BulkScanState *bs, BulkOutput *out)
 	return k;
 }
 
-/* Feed n rows' values of one aggregate, compiled per op. */
-static pg_attribute_always_inline void
-feed_values(GrState *st, GrOp op, const uint64 *vals, const bool *nulls,
-			const bool *keep, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (keep[i] && !nulls[i])
-			gr_state_add(st, op, (Datum) vals[i]);
-}
-
-/* Feed one page's decoded rows to an output. */
+/*
+ * Feed one page's values of an output: the non-NULL values of its column
+ * in the rows that passed the WHERE comparisons.
+ */
 static void
-feed_output(BulkScanState *bs, BulkOutput *out, uint64 (*vals)[MaxHeapTuplesPerPage],
-			bool (*nulls)[MaxHeapTuplesPerPage], const bool *keep, int n, int nkept)
+feed_output(BulkScanState *bs, BulkOutput *out, const uint64 *vals, int n,
+			int nkept)
 {
-	const uint64 *v;
-	const bool *nl;
-
-	if (out->kind == GR_BULK_COUNT_STAR)
+	switch (out->kind)
 	{
-		out->count += nkept;
-		return;
+		case GR_BULK_COUNT_STAR:
+			out->count += nkept;
+			return;
+		case GR_BULK_COUNT_COL:
+			out->count += n;
+			return;
+		case GR_BULK_AGG:
+			break;
 	}
-	v = vals[out->col];
-	nl = nulls[out->col];
-	if (out->kind == GR_BULK_COUNT_COL)
-	{
-		for (int i = 0; i < n; i++)
-			out->count += keep[i] && !nl[i];
+	if (n == 0)
 		return;
-	}
 	if (out->st == NULL)
 	{
-		int			first = 0;
-
-		while (first < n && !(keep[first] && !nl[first]))
-			first++;
-		if (first == n)
-			return;
+		out->k = output_k(bs, out);
 		out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
 		/* one group with many rows: batch from the first value */
 		out->st->direct_left = 0;
 	}
+	/* compiled per op */
 	switch (out->op)
 	{
 		case GR_OP_SUM:
-			feed_values(out->st, GR_OP_SUM, v, nl, keep, n);
+			gr_state_add_many(out->st, GR_OP_SUM, vals, n);
 			break;
 		case GR_OP_MIN:
-			feed_values(out->st, GR_OP_MIN, v, nl, keep, n);
+			gr_state_add_many(out->st, GR_OP_MIN, vals, n);
 			break;
 		case GR_OP_MAX:
-			feed_values(out->st, GR_OP_MAX, v, nl, keep, n);
+			gr_state_add_many(out->st, GR_OP_MAX, vals, n);
 			break;
 		case GR_OP_AVG:
-			feed_values(out->st, GR_OP_AVG, v, nl, keep, n);
+			gr_state_add_many(out->st, GR_OP_AVG, vals, n);
 			break;
 		case GR_OP_TOPK:
-			feed_values(out->st, GR_OP_TOPK, v, nl, keep, n);
+			gr_state_add_many(out->st, GR_OP_TOPK, vals, n);
 			break;
 	}
 }
@@ -424,13 +410,15 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 #endif
 }
 
-/* Decode, filter and feed the visible tuples of the scan's current page. */
+/*
+ * Decode and filter the visible tuples of the scan's current page, and feed
+ * each column's non-NULL values of the rows kept to the outputs.
+ */
 static void
 process_page(BulkScanState *bs, HeapScanDesc scan)
 {
-	static uint64 vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
-	static bool nulls[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
-	bool		keep[MaxHeapTuplesPerPage];
+	uint64		vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
+	int			nvals[GR_DECODE_MAX_COLS] = {0};
 	const uint8 *page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
 	const GrDecodeDesc *d = bs->desc;
 	int			n = scan->rs_ntuples;
@@ -446,12 +434,13 @@ process_page(BulkScanState *bs, HeapScanDesc scan)
 		bool		tn[GR_DECODE_MAX_COLS];
 
 		gr_decode_tuple(d, tup, tv, tn);
-		keep[i] = gr_quals_pass(bs->quals, bs->nquals, tv, tn);
-		nkept += keep[i];
+		if (bs->nquals > 0 && !gr_quals_pass(bs->quals, bs->nquals, tv, tn))
+			continue;
+		nkept++;
 		for (int c = 0; c < ncols; c++)
 		{
-			vals[c][i] = tv[c];
-			nulls[c][i] = tn[c];
+			vals[c][nvals[c]] = tv[c];
+			nvals[c] += !tn[c];
 		}
 	}
 	bs->counters[C_TUPLES] += n;
@@ -461,10 +450,9 @@ process_page(BulkScanState *bs, HeapScanDesc scan)
 	for (int o = 0; o < bs->noutputs; o++)
 	{
 		BulkOutput *out = &bs->outputs[o];
+		int			c = out->col;
 
-		if (out->kind == GR_BULK_AGG && out->st == NULL && out->kexpr != NULL)
-			out->k = output_k(bs, out);
-		feed_output(bs, out, vals, nulls, keep, n, nkept);
+		feed_output(bs, out, c >= 0 ? vals[c] : NULL, c >= 0 ? nvals[c] : 0, nkept);
 	}
 }
 

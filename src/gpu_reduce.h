@@ -98,6 +98,10 @@ gr_partial_set_xsum(GrPartial *p, GrXsum *x)
 	p->small.lo = GR_XSMALL_WIDE;
 }
 
+/* Bytes of one value of the type. */
+#define GR_TYPE_WIDTH(type) \
+	(((type) == GR_INT8 || (type) == GR_FLOAT8) ? 8 : (type) == GR_INT2 ? 2 : 4)
+
 /* Whether a type's sums are kept in an exact float accumulator. */
 #define GR_IS_FLOAT(type) ((type) == GR_FLOAT4 || (type) == GR_FLOAT8)
 
@@ -373,6 +377,26 @@ gr_state_append(GrState *st, Datum value)
 	return true;
 }
 
+/* Store n values, given as zero-extended bits, at position i of a batch. */
+static inline void
+gr_store_values(GrType type, void *values, int32 i, const uint64 *bits, int32 n)
+{
+	switch (GR_TYPE_WIDTH(type))
+	{
+		case 8:
+			memcpy((uint64 *) values + i, bits, sizeof(uint64) * n);
+			break;
+		case 4:
+			for (int32 j = 0; j < n; j++)
+				((uint32 *) values)[i + j] = (uint32) bits[j];
+			break;
+		default:
+			for (int32 j = 0; j < n; j++)
+				((uint16 *) values)[i + j] = (uint16) bits[j];
+			break;
+	}
+}
+
 /*
  * Add one non-NULL input value to the state.  op is st->op, passed so that
  * a caller that knows it gets code for that op alone (agg.c compiles the
@@ -390,6 +414,34 @@ gr_state_add(GrState *st, GrOp op, Datum value)
 	}
 	else
 		gr_state_add_slow(st, value);
+}
+
+
+/*
+ * Add n non-NULL values, given as zero-extended bits, to the state: the
+ * bulk scan's path.  Runs that fit the batch are copied at once; the rest
+ * go one by one (a small state, a full batch).
+ */
+static pg_attribute_always_inline void
+gr_state_add_many(GrState *st, GrOp op, const uint64 *bits, int32 n)
+{
+	int32		i = 0;
+
+	while (i < n)
+	{
+		GrStateExt *ext = st->ext;
+
+		if (ext != NULL && ext->batch.n < ext->batch.cap)
+		{
+			int32		m = Min(n - i, ext->batch.cap - ext->batch.n);
+
+			gr_store_values(st->type, ext->batch.values, ext->batch.n, bits + i, m);
+			ext->batch.n += m;
+			i += m;
+		}
+		else
+			gr_state_add(st, op, (Datum) bits[i++]);
+	}
 }
 
 #endif							/* GPU_REDUCE_H */
