@@ -38,6 +38,7 @@
 #include "optimizer/planner.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
+#include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -455,8 +456,11 @@ bulk_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 	if (q->qual_clauses != NIL)
 	{
 		RangeTblEntry *rte = planner_rt_fetch(q->relid, root);
+		Node	   *quals = (Node *) make_ands_explicit(copyObject(q->qual_clauses));
 
-		filter = deparse_expression((Node *) make_ands_explicit(q->qual_clauses),
+		/* the deparse context has the table alone, as range table entry 1 */
+		ChangeVarNodes(quals, q->relid, 1, 0);
+		filter = deparse_expression(quals,
 									deparse_context_for(get_rel_name(rte->relid),
 														rte->relid),
 									false, false);
