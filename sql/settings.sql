@@ -28,7 +28,11 @@ SET gpu_reduce.buffer_memory = 64;
 SHOW gpu_reduce.buffer_memory;
 SET gpu_reduce.buffer_memory = '8kB';
 SHOW gpu_reduce.buffer_memory;
+-- below the 8kB minimum: 22023 (only the SQLSTATE is shown: PostgreSQL 16 added
+-- units to the range this message quotes)
+\set VERBOSITY sqlstate
 SET gpu_reduce.buffer_memory = '4kB';
+\set VERBOSITY default
 SET gpu_reduce.enabled = off;
 SHOW gpu_reduce.enabled;
 SET gpu_reduce.enabled = 'maybe';

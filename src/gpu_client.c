@@ -90,7 +90,7 @@ release_all_slots(int code, Datum arg)
 		GrSlot	   *slot = gr_slot(i);
 		uint32		st;
 
-		if (slot->owner_procno != MyProc->pgprocno)
+		if (slot->owner_procno != MyProcNumber)
 			continue;
 		st = pg_atomic_read_u32(&slot->state);
 		if (st == GR_SLOT_RUNNING &&
@@ -144,7 +144,7 @@ gr_gpu_take_slot(GrState *st)
 		before_shmem_exit(release_all_slots, (Datum) 0);
 		exit_hook_set = true;
 	}
-	gr_slot(i)->owner_procno = MyProc->pgprocno;
+	gr_slot(i)->owner_procno = MyProcNumber;
 	st->ext->slot = i;
 	st->ext->batch.values = gr_slot_values(i);
 	st->ext->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),

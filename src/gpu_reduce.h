@@ -14,6 +14,7 @@
 #define GPU_REDUCE_H
 
 #include "postgres.h"
+#include "pg_compat.h"
 
 #include <math.h>
 

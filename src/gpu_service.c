@@ -288,7 +288,7 @@ gr_service_main(Datum arg)
 	pqsignal(SIGTERM, SignalHandlerForShutdownRequest);
 	BackgroundWorkerUnblockSignals();
 
-	gr_shared->service_procno = MyProc->pgprocno;
+	gr_shared->service_procno = MyProcNumber;
 	gr_shared->service_pid = MyProcPid;
 	gr_shared->ndevices = 0;
 	before_shmem_exit(service_exit, (Datum) 0);

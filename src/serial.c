@@ -109,8 +109,7 @@ typedef struct Reader
 } Reader;
 
 /* Report a malformed state. */
-static void
-pg_attribute_noreturn()
+pg_noreturn static void
 malformed(const char *detail)
 {
 	ereport(ERROR,

@@ -1,13 +1,16 @@
 # test/harness.sh -- shared by test/run_tests.sh and test/demo.sh (source it).
 #
-# Makes sure PostgreSQL 15, its PGXS files, make and gcc are present, builds
-# and installs the extension, and runs a throwaway PostgreSQL cluster as an
-# unprivileged OS user (PostgreSQL refuses to run as root).  Everything the
-# cluster writes lives in one mktemp directory, removed on exit.
+# Makes sure a PostgreSQL server (15 or later), its PGXS files, make and gcc
+# are present, builds and installs the extension, and runs a throwaway
+# PostgreSQL cluster as an unprivileged OS user (PostgreSQL refuses to run as
+# root).  Everything the cluster writes lives in one mktemp directory, removed
+# on exit.  Missing packages are the distribution's own PostgreSQL major
+# (Debian 12: 15, Debian 13: 17, testing: 18), whichever it is.
 #
 # Environment:
-#   PG_CONFIG              pg_config of the PostgreSQL 15 to use
-#                          (default /usr/lib/postgresql/15/bin/pg_config)
+#   PG_CONFIG              pg_config of the PostgreSQL to use (default: that of
+#                          the distribution's major in /usr/lib/postgresql, else
+#                          the newest complete one there)
 #   GPU_REDUCE_MAKEFLAGS   extra make arguments, e.g. 'WITH_CUDA=no'
 #   GPU_REDUCE_OS_USER     unprivileged user that runs the server (default gpu_reduce)
 #   GPU_REDUCE_KEEP_TMP    set to 1 to keep the temporary directory
@@ -24,7 +27,8 @@
 GR_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 GR_SCRIPT=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 GR_SCRIPT_ARGS=("$@")
-PG_CONFIG=${PG_CONFIG:-/usr/lib/postgresql/15/bin/pg_config}
+GR_PG_CONFIG_GIVEN=${PG_CONFIG:+1}
+PG_CONFIG=${PG_CONFIG:-}
 GR_OS_USER=${GPU_REDUCE_OS_USER:-gpu_reduce}
 GR_DB=${GR_DB:-gpu_reduce_regress}
 GR_TMP=
@@ -39,44 +43,102 @@ export PATH PG_CONFIG
 gr_log() { printf '[gpu_reduce] %s\n' "$*" >&2; }
 gr_die() { printf '[gpu_reduce] ERROR: %s\n' "$*" >&2; exit 1; }
 
-# Which Debian packages are needed but missing (printed one a line).
-gr_missing_packages() {
-	local bindir pgxs
-	if [ -x "$PG_CONFIG" ]; then
-		bindir=$("$PG_CONFIG" --bindir)
-		pgxs=$("$PG_CONFIG" --pgxs)
-		[ -x "$bindir/postgres" ] && [ -x "$bindir/initdb" ] || echo postgresql-15
-		[ -f "$pgxs" ] && [ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ] || echo postgresql-server-dev-15
+# The PostgreSQL major the distribution's apt would install (the candidate of
+# the "postgresql" metapackage), or nothing when apt does not know it.
+gr_dist_major() {
+	command -v apt-cache >/dev/null 2>&1 || return 0
+	{ apt-cache depends postgresql 2>/dev/null || true; } |
+		sed -n 's/^ *Depends: postgresql-\([0-9][0-9]*\)$/\1/p' | sed -n 1p
+}
+
+# Does this pg_config belong to a server we can build for and run (binaries and PGXS)?
+gr_pg_complete() {
+	[ -x "$1" ] && [ -x "$("$1" --bindir)/postgres" ] && [ -x "$("$1" --bindir)/initdb" ] &&
+		[ -f "$("$1" --pgxs)" ] && [ -f "$("$1" --includedir-server)/postgres.h" ]
+}
+
+# Choose PG_CONFIG unless the caller set it: the distribution's major when it is
+# installed completely, else the newest complete one in /usr/lib/postgresql.
+gr_pick_pg_config() {
+	local major c
+	[ -n "$GR_PG_CONFIG_GIVEN" ] && return 0
+	major=$(gr_dist_major)
+	if [ -n "$major" ] && gr_pg_complete "/usr/lib/postgresql/$major/bin/pg_config"; then
+		PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config
+		return 0
+	fi
+	for c in $(ls -d /usr/lib/postgresql/*/bin/pg_config 2>/dev/null | sort -t/ -k5,5nr); do
+		if gr_pg_complete "$c"; then
+			PG_CONFIG=$c
+			return 0
+		fi
+	done
+	PG_CONFIG=
+}
+
+# The major version the missing packages are for: PG_CONFIG's, else the distribution's.
+gr_wanted_major() {
+	if [ -x "${PG_CONFIG:-}" ]; then
+		"$PG_CONFIG" --version | sed -n 's/^PostgreSQL \([0-9][0-9]*\).*/\1/p'
 	else
-		echo postgresql-15
-		echo postgresql-server-dev-15
+		gr_dist_major
+	fi
+}
+
+# Which Debian packages are needed but missing (printed one a line); $1 = the
+# PostgreSQL major, or empty for the distribution's default metapackages.
+gr_missing_packages() {
+	local server=postgresql-${1:-} dev=postgresql-server-dev-${1:-all} bindir
+	[ -n "${1:-}" ] || server=postgresql
+	if [ -x "${PG_CONFIG:-}" ]; then
+		bindir=$("$PG_CONFIG" --bindir)
+		[ -x "$bindir/postgres" ] && [ -x "$bindir/initdb" ] || echo "$server"
+		[ -f "$("$PG_CONFIG" --pgxs)" ] && [ -f "$("$PG_CONFIG" --includedir-server)/postgres.h" ] ||
+			echo "$dev"
+	else
+		echo "$server"
+		echo "$dev"
 	fi
 	command -v make >/dev/null 2>&1 || echo make
 	command -v gcc >/dev/null 2>&1 || echo gcc
+	[ -f /usr/include/stdio.h ] || echo libc6-dev
 }
 
 # Install missing packages as root, re-run the calling script under sudo, or explain and stop.
 gr_ensure_packages() {
-	local missing
-	missing=$(gr_missing_packages | sort -u | tr '\n' ' ')
+	local missing major
+	gr_pick_pg_config
+	major=$(gr_wanted_major)
+	missing=$(gr_missing_packages "$major" | sort -u | tr '\n' ' ')
 	missing=${missing% }
-	[ -z "$missing" ] && return 0
+	if [ -z "$missing" ]; then
+		gr_log "PostgreSQL $major: $PG_CONFIG"
+		return 0
+	fi
 	if [ "$(id -u)" -eq 0 ]; then
 		command -v apt-get >/dev/null 2>&1 ||
-			gr_die "missing packages: $missing (and no apt-get to install them; set PG_CONFIG to a PostgreSQL 15 pg_config)"
-		gr_log "missing: $missing; installing postgresql-15 postgresql-server-dev-15 make gcc"
+			gr_die "missing packages: $missing (and no apt-get to install them; set PG_CONFIG to the pg_config of PostgreSQL 15 or later)"
 		export DEBIAN_FRONTEND=noninteractive
 		apt-get update </dev/null
-		apt-get install -y postgresql-15 postgresql-server-dev-15 make gcc </dev/null
-		missing=$(gr_missing_packages | sort -u | tr '\n' ' ')
+		if [ -z "$major" ]; then
+			major=$(gr_wanted_major)
+			[ -n "$major" ] || gr_die "apt knows no 'postgresql' package to take the PostgreSQL major from; set PG_CONFIG"
+			missing=$(gr_missing_packages "$major" | sort -u | tr '\n' ' ')
+		fi
+		gr_log "missing: $missing; installing them (PostgreSQL $major)"
+		# shellcheck disable=SC2086
+		apt-get install -y --no-install-recommends $missing </dev/null
+		[ -n "$GR_PG_CONFIG_GIVEN" ] || PG_CONFIG=/usr/lib/postgresql/$major/bin/pg_config
+		missing=$(gr_missing_packages "$major" | sort -u | tr '\n' ' ')
 		[ -z "${missing% }" ] || gr_die "still missing after apt-get install: $missing"
+		gr_log "PostgreSQL $major: $PG_CONFIG"
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 		gr_log "missing packages ($missing); re-running as root via sudo"
 		exec sudo -n -E bash "$GR_SCRIPT" "${GR_SCRIPT_ARGS[@]}"
 	else
 		echo "gpu_reduce tests need these packages, which are missing: $missing" >&2
 		echo "install them as root:  apt-get install -y $missing" >&2
-		echo "(or set PG_CONFIG to the pg_config of a PostgreSQL 15 installation)" >&2
+		echo "(or set PG_CONFIG to the pg_config of PostgreSQL 15 or later)" >&2
 		exit 1
 	fi
 }

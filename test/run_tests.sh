@@ -96,7 +96,8 @@ run_pass() {
 		$TESTS >"$out/pg_regress.log" 2>&1 || rc=$?
 	end=$(date +%s)
 	cat "$out/pg_regress.log"
-	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok' "$out/pg_regress.log" || true)
+	# PostgreSQL 15 prints 'test NAME ... ok', 16 and later TAP lines 'ok N - NAME'
+	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok|^ok +[0-9]+ +- +[A-Za-z0-9_]+' "$out/pg_regress.log" || true)
 	nfail=$((NTESTS - npass))
 	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
 		[ "$nfail" -gt 0 ] || nfail=1

@@ -1,0 +1,80 @@
+--
+-- Upgrades: a 1.0 install brought to 1.1 by ALTER EXTENSION gpu_reduce UPDATE
+-- (gpu_reduce--1.0--1.1.sql) must be the catalog a fresh 1.1 install
+-- (gpu_reduce--1.1.sql) makes, and its aggregates must answer.  An object
+-- added to one script and not the other shows up below as a row of the
+-- difference.  Runs in a database of its own, so the suite's database keeps
+-- its install whatever the order of the tests.
+--
+\set regress_db :DBNAME
+SET client_min_messages = warning;
+DROP DATABASE IF EXISTS gpu_reduce_upgrade;
+RESET client_min_messages;
+CREATE DATABASE gpu_reduce_upgrade;
+\c gpu_reduce_upgrade
+
+-- the extension's members, one line each: the object, and for functions and
+-- aggregates every property a script sets (by name, not by OID, which differs
+-- between two installs)
+CREATE FUNCTION ext_fingerprint() RETURNS SETOF text LANGUAGE sql AS $$
+SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+       || coalesce((SELECT format(' | args (%s) returns %s kind %s volatile %s parallel %s strict %s secdef %s leakproof %s cost %s rows %s lib %s symbol %s',
+                                  pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
+                                  p.prokind, p.provolatile, p.proparallel, p.proisstrict,
+                                  p.prosecdef, p.proleakproof, p.procost, p.prorows,
+                                  regexp_replace(p.probin, '^.*/', ''), p.prosrc)
+                    FROM pg_proc p WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid), '')
+       || coalesce((SELECT format(' | agg kind %s trans %s %s space %s final %s extra %s modify %s combine %s serial %s deserial %s init %s moving %s %s %s %s sortop %s',
+                                  a.aggkind, a.aggtransfn::oid::regprocedure, a.aggtranstype::regtype,
+                                  a.aggtransspace, a.aggfinalfn::oid::regprocedure, a.aggfinalextra,
+                                  a.aggfinalmodify, a.aggcombinefn::oid::regprocedure,
+                                  a.aggserialfn::oid::regprocedure, a.aggdeserialfn::oid::regprocedure,
+                                  a.agginitval, a.aggmtransfn::oid::regprocedure,
+                                  a.aggminvtransfn::oid::regprocedure, a.aggmfinalfn::oid::regprocedure,
+                                  a.aggmtranstype::regtype, a.aggsortop::regoperator)
+                    FROM pg_aggregate a WHERE d.classid = 'pg_proc'::regclass AND a.aggfnoid = d.objid), '')
+FROM pg_depend d
+JOIN pg_extension e ON d.refclassid = 'pg_extension'::regclass AND d.refobjid = e.oid
+WHERE e.extname = 'gpu_reduce' AND d.deptype = 'e'
+$$;
+
+-- the path ALTER EXTENSION takes
+SELECT source, target, path FROM pg_extension_update_paths('gpu_reduce')
+WHERE source = '1.0' AND target = '1.1';
+
+-- 1.0, then UPDATE to the default version
+CREATE EXTENSION gpu_reduce VERSION '1.0';
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+ALTER EXTENSION gpu_reduce UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_updated AS SELECT ext_fingerprint() AS line;
+
+-- the updated install answers as the native aggregates do
+SELECT gpu_sum(x) = sum(x) AS sum_ok, gpu_min(x) = min(x) AS min_ok, gpu_max(x) = max(x) AS max_ok,
+       gpu_avg(x)::text = avg(x)::text AS avg_ok, gpu_top2(x) AS top2, gpu_topk(x, 3) AS top3,
+       gpu_sum(x / 8.0::float8) AS float_sum
+FROM generate_series(1, 100000) AS x;
+SELECT gpu_sum(x) AS sum_int8, gpu_avg(x::int2 % 100) AS avg_int2
+FROM generate_series(-5::bigint, 1000) AS x;
+
+-- a fresh install of the default version
+DROP EXTENSION gpu_reduce;
+CREATE EXTENSION gpu_reduce;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_fresh AS SELECT ext_fingerprint() AS line;
+
+-- what the install has (a changed count means the SQL surface changed: review it)
+SELECT CASE WHEN line LIKE '% | agg %' THEN 'aggregate'
+            ELSE split_part(line, ' ', 1) END AS kind, count(*)
+FROM fp_fresh GROUP BY 1 ORDER BY 1;
+
+-- the difference between the two: no rows
+(SELECT 'only after 1.0 + UPDATE' AS install, line FROM fp_updated
+ EXCEPT ALL SELECT 'only after 1.0 + UPDATE', line FROM fp_fresh)
+UNION ALL
+(SELECT 'only in a fresh install', line FROM fp_fresh
+ EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated)
+ORDER BY 1, 2;
+
+\c :regress_db
+DROP DATABASE gpu_reduce_upgrade;

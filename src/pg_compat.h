@@ -1,0 +1,42 @@
+/*
+ * pg_compat.h
+ *	  Differences between the PostgreSQL major versions gpu_reduce supports
+ *	  (15, 16, 17, 18).  Every PG_VERSION_NUM test of the module lives here,
+ *	  so the other files are written against one API.
+ */
+#ifndef GR_PG_COMPAT_H
+#define GR_PG_COMPAT_H
+
+#include "postgres.h"
+
+#if PG_VERSION_NUM < 150000
+#error "gpu_reduce needs PostgreSQL 15 or later"
+#endif
+
+/*
+ * PostgreSQL 16 moved the varlena macros (VARDATA_ANY, VARSIZE_ANY_EXHDR, ...)
+ * from postgres.h to varatt.h, which postgres.h no longer includes.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "varatt.h"
+#endif
+
+/*
+ * PostgreSQL 17 replaced PGPROC.pgprocno by the global MyProcNumber (this
+ * process's index in ProcGlobal->allProcs).  The older spelling needs
+ * storage/proc.h where it is used.
+ */
+#if PG_VERSION_NUM < 170000
+#define MyProcNumber (MyProc->pgprocno)
+#endif
+
+/*
+ * PostgreSQL 18 replaced pg_attribute_noreturn(), written after a
+ * declarator, by pg_noreturn, written before the declaration; GCC and Clang
+ * accept the older attribute in that place too.
+ */
+#if PG_VERSION_NUM < 180000
+#define pg_noreturn pg_attribute_noreturn()
+#endif
+
+#endif							/* GR_PG_COMPAT_H */
