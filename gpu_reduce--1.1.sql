@@ -422,3 +422,23 @@ CREATE FUNCTION gpu_reduce_state_info(bytea) RETURNS text
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION gpu_reduce_state_info(bytea) IS
     'validates and describes a serialized gpu_reduce partial state';
+
+-- 1.1: the planner support function of the transition functions.  The
+-- planner calls it while costing a gpu_* aggregate, which loads the library
+-- (and its planner hook, the bulk scan) in a session that has not yet run
+-- one; it gives no other advice.
+CREATE FUNCTION gpu_reduce_planner_support(internal) RETURNS internal
+    AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
+DO $$
+DECLARE
+    f regprocedure;
+BEGIN
+    FOR f IN SELECT oid FROM pg_proc
+             WHERE proname ~ '^gpu_(sum|min|max|avg|top2|topk)_trans$'
+               AND pronamespace = (SELECT pronamespace FROM pg_proc
+                                   WHERE oid = 'gpu_reduce_planner_support'::regproc)
+    LOOP
+        EXECUTE format('ALTER FUNCTION %s SUPPORT gpu_reduce_planner_support', f);
+    END LOOP;
+END
+$$;

@@ -4,7 +4,10 @@
 -- Finalize Aggregate -> Gather -> Partial Aggregate, and its answers are
 -- exactly the serial ones (bit for bit, float sums included: they are exact,
 -- so the split of rows between workers cannot change them).
+-- This file tests the aggregates' own parallel path (Partial Aggregate over
+-- the executor's rows); the bulk scan's parallel plans are in bulk_scan.sql.
 --
+SET gpu_reduce.bulk_scan = off;
 CREATE FUNCTION par_pow2(e int) RETURNS numeric LANGUAGE sql IMMUTABLE AS
 $$ SELECT CASE WHEN e >= 0 THEN 2::numeric ^ e ELSE 5::numeric ^ (-e) * ('1e' || e)::numeric END $$;
 -- does the plan of q (run, with analyze) have a line matching pattern?
@@ -153,3 +156,4 @@ RESET parallel_setup_cost;
 DROP TABLE par, par_serial, par_serial_g, par_nulls;
 DROP FUNCTION par_pow2(int);
 DROP FUNCTION par_plan_has(text, text, boolean);
+RESET gpu_reduce.bulk_scan;

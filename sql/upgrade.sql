@@ -18,10 +18,10 @@ CREATE DATABASE gpu_reduce_upgrade;
 -- between two installs)
 CREATE FUNCTION ext_fingerprint() RETURNS SETOF text LANGUAGE sql AS $$
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
-       || coalesce((SELECT format(' | args (%s) returns %s kind %s volatile %s parallel %s strict %s secdef %s leakproof %s cost %s rows %s lib %s symbol %s',
+       || coalesce((SELECT format(' | args (%s) returns %s kind %s volatile %s parallel %s strict %s secdef %s leakproof %s cost %s rows %s support %s lib %s symbol %s',
                                   pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
                                   p.prokind, p.provolatile, p.proparallel, p.proisstrict,
-                                  p.prosecdef, p.proleakproof, p.procost, p.prorows,
+                                  p.prosecdef, p.proleakproof, p.procost, p.prorows, p.prosupport,
                                   regexp_replace(p.probin, '^.*/', ''), p.prosrc)
                     FROM pg_proc p WHERE d.classid = 'pg_proc'::regclass AND p.oid = d.objid), '')
        || coalesce((SELECT format(' | agg kind %s trans %s %s space %s final %s extra %s modify %s combine %s serial %s deserial %s init %s moving %s %s %s %s sortop %s',
