@@ -15,8 +15,11 @@
 # GPU_REDUCE_SERVER_OPTS (extra server options for every pass, e.g.
 # '-c max_worker_processes=32'), plus those of test/harness.sh (PG_CONFIG,
 # GPU_REDUCE_MAKEFLAGS, ...).
+# The default and preload passes also run the isolation specs of
+# test/isolation (concurrent sessions, pg_isolation_regress).
 # First builds and runs test/xsum_test.c, the unit test of the exact float
-# accumulators.  Ends with the line 'N passed, N failed' (test files x passes).
+# accumulators.  Ends with the line 'N passed, N failed' (test files x passes,
+# isolation specs included).
 set -euo pipefail
 
 # shellcheck source=test/harness.sh
@@ -57,6 +60,14 @@ cp -r "$GR_ROOT/sql" "$GR_ROOT/expected" "$GR_TMP/suite/"
 if [ "$(id -u)" -eq 0 ]; then chown -R "$GR_OS_USER" "$GR_TMP/suite" "$GR_TMP/out"; fi
 PG_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/regress/pg_regress
 [ -x "$PG_REGRESS" ] || gr_die "pg_regress not found at $PG_REGRESS"
+# isolation specs (concurrent sessions): test/isolation/specs, run in the
+# default and preload passes
+PG_ISOLATION_REGRESS=$(dirname "$("$PG_CONFIG" --pgxs)")/../test/isolation/pg_isolation_regress
+[ -x "$PG_ISOLATION_REGRESS" ] || gr_die "pg_isolation_regress not found at $PG_ISOLATION_REGRESS"
+ISO_TESTS=$(cd "$GR_ROOT/test/isolation/specs" && ls ./*.spec | sed 's|^\./||; s|\.spec$||' | LC_ALL=C sort | tr '\n' ' ')
+NISO=$(echo $ISO_TESTS | wc -w)
+cp -r "$GR_ROOT/test/isolation" "$GR_TMP/isolation"
+if [ "$(id -u)" -eq 0 ]; then chown -R "$GR_OS_USER" "$GR_TMP/isolation"; fi
 
 TOTAL_PASSED=0
 TOTAL_FAILED=0
@@ -108,6 +119,34 @@ run_pass() {
 		fi
 	fi
 	echo "=== pass $pass: $npass passed, $nfail failed in $((end - start)) s"
+	TOTAL_PASSED=$((TOTAL_PASSED + npass))
+	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
+	case $pass in default | preload) run_isolation "$pass" ;; esac
+}
+
+# Run the isolation specs against the pass's server; $1 = pass name.
+run_isolation() {
+	local pass=$1 out="$GR_TMP/out/$1-isolation" npass nfail rc=0
+	mkdir -p "$out"
+	if [ "$(id -u)" -eq 0 ]; then chown "$GR_OS_USER" "$out"; fi
+	# shellcheck disable=SC2086
+	gr_as_user "$PG_ISOLATION_REGRESS" \
+		--bindir="$GR_BINDIR" \
+		--inputdir="$GR_TMP/isolation" \
+		--outputdir="$out" \
+		--load-extension=gpu_reduce \
+		--host="$GR_SOCK" --port="$GR_PORT" \
+		--dbname="${GR_DB}_isolation" \
+		$ISO_TESTS >"$out/pg_isolation_regress.log" 2>&1 || rc=$?
+	cat "$out/pg_isolation_regress.log"
+	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok|^ok +[0-9]+ +- +[A-Za-z0-9_]+' "$out/pg_isolation_regress.log" || true)
+	nfail=$((NISO - npass))
+	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		[ "$nfail" -gt 0 ] || nfail=1
+		FAILED_PASSES+=" $pass-isolation"
+		[ -f "$out/regression.diffs" ] && { echo "--- regression.diffs of $pass-isolation:"; cat "$out/regression.diffs"; }
+	fi
+	echo "=== pass $pass isolation: $npass passed, $nfail failed"
 	TOTAL_PASSED=$((TOTAL_PASSED + npass))
 	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
 }
