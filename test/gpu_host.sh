@@ -5,13 +5,16 @@
 # extension (a carried build, .gpubuild/gpu_reduce.so or $GPU_REDUCE_SO, if
 # present, else it builds one) and, with
 # shared_preload_libraries = gpu_reduce and gpu_reduce.min_gpu_rows = 1:
-#   1. runs the whole pg_regress suite unchanged (every batch on the GPU);
+#   1. runs the whole pg_regress suite unchanged (every batch on the GPU),
+#      and the isolation specs of test/isolation;
 #   2. runs test/gpu/gpu_only.sql, which checks with gpu_reduce_stats() that
 #      the GPU reduced the batches, that cancel and statement_timeout
 #      interrupt a GPU query, and that no slot leaks over 1000 queries;
 #   3. runs 32 sessions at once, each checking its answers;
 #   4. times gpu_sum(x) beside sum(x) over ROWS (default 50 M) rows, serial
-#      and with 8 parallel workers, each query in a fresh session; shows the
+#      and with 8 parallel workers, each query in a fresh session, through
+#      the bulk scan and through the per-row path; shows the bulk scan's
+#      EXPLAIN ANALYZE counters (GPU and CPU batches); shows the
 #      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
 #      it, GPU_HOST_SWEEP=2 also sweeps min_gpu_rows for 1024 groups).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
@@ -34,7 +37,7 @@ source "$dir/pgroot/activate.sh"
 so=${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}
 if [ -f "$so" ]; then
 	install -m 755 "$so" "$(pg_config --pkglibdir)/gpu_reduce.so"
-	install -m 644 "$root/gpu_reduce.control" "$root/gpu_reduce--1.0.sql" \
+	install -m 644 "$root/gpu_reduce.control" "$root"/gpu_reduce--*.sql \
 		"$(pg_config --sharedir)/extension/"
 else
 	make -C "$root" PG_CONFIG="$PG_CONFIG" >"$out/build.log" 2>&1 &&
@@ -67,6 +70,13 @@ tests=$(cd "$root/sql" && ls *.sql | sed 's/\.sql$//' | sort)
 	--bindir="$(pg_config --bindir)" --inputdir="$root" --outputdir="$scratch/regress" \
 	--host="$dir/sock" --user=postgres --load-extension=gpu_reduce $tests ||
 	{ fail=1; cp "$scratch/regress/regression.diffs" "$out/" 2>/dev/null; head -100 "$out/regression.diffs"; }
+
+echo "== 1b. isolation specs (the bulk scan against concurrent writers)"
+"$(dirname "$(pg_config --pgxs)")/../test/isolation/pg_isolation_regress" \
+	--bindir="$(pg_config --bindir)" --inputdir="$root/test/isolation" --outputdir="$scratch/isolation" \
+	--host="$dir/sock" --user=postgres --load-extension=gpu_reduce --dbname=isolation_regression \
+	$(cd "$root/test/isolation/specs" && ls *.spec | sed 's/\.spec$//' | sort) ||
+	{ fail=1; cat "$scratch/isolation/regression.diffs" 2>/dev/null | head -100; }
 
 echo "== 2. GPU-only checks"
 psql_ -v ON_ERROR_STOP=1 -f "$root/test/gpu/gpu_only.sql" 2>&1 | tee "$out/gpu_only.log" || fail=1
@@ -127,15 +137,23 @@ timed() {
 		psql_ -At -c '\timing on' -c "$2" | ms_of
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# gpu_sum through the bulk scan (the default) and through the per-row
+# aggregate path (bulk_scan off), beside sum
 for workers in 0 8; do
 	for q in "SELECT sum(x) FROM big" "SELECT gpu_sum(x) FROM big"; do timed $workers "$q" >/dev/null; done
-	: >"$scratch/native.$workers"; : >"$scratch/gpu.$workers"
+	: >"$scratch/native.$workers"; : >"$scratch/gpu.$workers"; : >"$scratch/row.$workers"
 	for run in 1 2 3 4 5; do
 		timed $workers "SELECT sum(x) FROM big" >>"$scratch/native.$workers"
 		timed $workers "SELECT gpu_sum(x) FROM big" >>"$scratch/gpu.$workers"
+		timed $workers "SET gpu_reduce.bulk_scan = off; SELECT gpu_sum(x) FROM big" >>"$scratch/row.$workers"
 	done
-	n=$(median <"$scratch/native.$workers"); g=$(median <"$scratch/gpu.$workers")
-	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) ${g} ms  gpu/native $(awk -v g=$g -v n=$n 'BEGIN{printf "%.3f", g/n}')" | tee -a "$out/e2e.txt"
+	n=$(median <"$scratch/native.$workers"); g=$(median <"$scratch/gpu.$workers"); r=$(median <"$scratch/row.$workers")
+	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) bulk ${g} ms (native/gpu $(awk -v g=$g -v n=$n 'BEGIN{printf "%.2f", n/g}'))  row path ${r} ms (native/row $(awk -v r=$r -v n=$n 'BEGIN{printf "%.2f", n/r}'))" | tee -a "$out/e2e.txt"
+done
+echo "== the bulk scan's plan and counters (serial, then 8 workers)"
+for workers in 0 8; do
+	PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.min_gpu_rows=65536" \
+		psql_ -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT gpu_sum(x), gpu_max(x), count(*) FROM big WHERE x > 0" | tee -a "$out/e2e.txt"
 done
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
