@@ -40,7 +40,7 @@ pgb_server_start() {
 	if [ -f "$so" ]; then
 		pgb_log "installing the carried build $so"
 		install -m 755 "$so" "$(pg_config --pkglibdir)/gpu_reduce.so"
-		install -m 644 "$PGB_ROOT/gpu_reduce.control" "$PGB_ROOT/gpu_reduce--1.0.sql" \
+		install -m 644 "$PGB_ROOT/gpu_reduce.control" "$PGB_ROOT"/gpu_reduce--*.sql \
 			"$(pg_config --sharedir)/extension/"
 	elif [ "${PGB_NO_BUILD:-0}" != 1 ]; then
 		pgb_log "building gpu_reduce against $PG_CONFIG"
