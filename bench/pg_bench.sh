@@ -75,17 +75,18 @@ source "$PGB_DIR/tables.sh"
 source "$PGB_DIR/timing.sh"
 source "$PGB_DIR/plan.sh"
 
-# The chosen cases from cases.txt as "name|native|gpu" lines, in file order.
+# The chosen cases from cases.txt as "name|native|gpu|settings" lines, in file order.
 pgb_cases() {
-	local name native gpu pat
+	local name native gpu settings pat
 	local -a pats
 	IFS=, read -ra pats <<<"$case_list"
 	grep -v '^[[:space:]]*\(#\|$\)' "$PGB_DIR/cases.txt" |
-		while IFS='|' read -r name native gpu; do
+		while IFS='|' read -r name native gpu settings; do
 			name=$(echo $name) native=$(echo "$native" | sed 's/^ *//; s/ *$//') gpu=$(echo "$gpu" | sed 's/^ *//; s/ *$//')
+			settings=$(echo "$settings" | sed 's/^ *//; s/ *$//')
 			for pat in "${pats[@]}"; do
 				# shellcheck disable=SC2053
-				if [[ $name == $pat ]]; then printf '%s|%s|%s\n' "$name" "$native" "$gpu"; break; fi
+				if [[ $name == $pat ]]; then printf '%s|%s|%s|%s\n' "$name" "$native" "$gpu" "$settings"; break; fi
 			done
 		done
 }
@@ -128,6 +129,9 @@ for s in "${session_list[@]}"; do case $s in warm | fresh) ;; *) pgb_die "--sess
 pgb_server_start -c shared_preload_libraries=gpu_reduce -c max_worker_processes=32 -c max_parallel_workers=16 \
 	-c shared_buffers="$shared_buffers" -c max_connections=100
 host=$(pgb_host)
+# the commit measured (a checkout without git history: -), "+" when the work tree differs from it
+build=$(git -C "$PGB_ROOT" rev-parse --short HEAD 2>/dev/null || echo -)
+[ "$build" = - ] || git -C "$PGB_ROOT" diff --quiet HEAD -- 2>/dev/null || build=$build+
 pgb_log "host: $host"
 pgb_log "${#cases[@]} cases x modes ${modes} x sessions ${sessions}; $rows rows, $runs runs; out: $PGB_OUT"
 
@@ -138,19 +142,22 @@ pgb_tables_create "$rows" $tables
 pgb_log "tables ready in $((SECONDS - t0)) s"
 
 csv=$PGB_OUT/results.csv
-[ "$append" = 1 ] && [ -s "$csv" ] || echo "case,mode,session,native_ms,gpu_ms,ratio,native_peak_kb,gpu_peak_kb,native_disk_kb,gpu_disk_kb,native_strategy,gpu_strategy,native_workers,gpu_workers,gpu_buffer_peak_kb,gpu_batches,cpu_batches,answers,rows,host" >"$csv"
+[ "$append" = 1 ] && [ -s "$csv" ] || echo "case,mode,session,native_ms,gpu_ms,ratio,native_peak_kb,gpu_peak_kb,native_disk_kb,gpu_disk_kb,native_strategy,gpu_strategy,native_workers,gpu_workers,gpu_buffer_peak_kb,gpu_batches,cpu_batches,answers,rows,host,gpu_plan,explain_gpu_batches,explain_cpu_batches,build" >"$csv"
 n=0 failed=0
 for line in "${cases[@]}"; do
-	IFS='|' read -r name native gpu <<<"$line"
+	IFS='|' read -r name native gpu PGB_CASE_OPTS <<<"$line"
+	export PGB_CASE_OPTS
 	n=$((n + 1))
 	for mode in "${mode_list[@]}"; do
 		w=0 label=serial
 		[ "$mode" = parallel ] && w=$workers label=parallel$workers
-		analyze=0
-		[[ $name == group* ]] && analyze=1
-		nplan=$(pgb_plan "$native" "$w" $analyze) gplan=$(pgb_plan "$gpu" "$w" $analyze)
-		read -r nw ns np nd <<<"$nplan"
-		read -r gw gs gp gd <<<"$gplan"
+		# GROUP BY cases: peak memory of both; bulk cases: the gpu query's batch counters
+		nanalyze=0 ganalyze=0
+		[[ $name == group* ]] && nanalyze=1 ganalyze=1
+		[[ $name == bulk* ]] && ganalyze=1
+		nplan=$(pgb_plan "$native" "$w" $nanalyze) gplan=$(pgb_plan "$gpu" "$w" $ganalyze)
+		read -r nw ns np nd _ _ _ <<<"$nplan"
+		read -r gw gs gp gd gnode egb ecb <<<"$gplan"
 		for session in "${session_list[@]}"; do
 			log=$PGB_OUT/logs/$name.$label.$session.log
 			t=$SECONDS
@@ -167,10 +174,10 @@ for line in "${cases[@]}"; do
 				continue
 			fi
 			ratio=$(awk -v n="$nms" -v g="$gms" 'BEGIN { printf (g > 0 ? "%.2f" : "NA"), n / g }')
-			printf '%s,%s,%s,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$name" "$label" "$session" \
+			printf '%s,%s,%s,%.1f,%.1f,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n' "$name" "$label" "$session" \
 				"$nms" "$gms" "$ratio" "$np" "$gp" "$nd" "$gd" "$ns" "$gs" "$nw" "$gw" "$bpeak" "$gb" "$cb" \
-				"$answers" "$rows" "$host" >>"$csv"
-			pgb_log "case $n/${#cases[@]} $name $label $session: native $nms ms, gpu $gms ms, ratio $ratio, answers $answers, batches gpu $gb cpu $cb, workers $nw/$gw ($((SECONDS - t)) s)"
+				"$answers" "$rows" "$host" "$gnode" "$egb" "$ecb" "$build" >>"$csv"
+			pgb_log "case $n/${#cases[@]} $name $label $session: native $nms ms, gpu $gms ms, ratio $ratio, answers $answers, batches gpu $gb cpu $cb, plan $gnode ($egb/$ecb), workers $nw/$gw ($((SECONDS - t)) s)"
 		done
 	done
 done

@@ -29,10 +29,11 @@ pgb_step_time() {
 pgb_step_stats_reset() { printf '\\o /dev/null\nSELECT gpu_reduce_stats_reset();\n\\o\n'; }
 pgb_step_stats() { printf "SELECT '@stats', gpu_batches, cpu_batches, buffer_peak_bytes FROM gpu_reduce_stats();\n"; }
 
-# Run a psql script (stdin) in one new session with WORKERS parallel workers per gather.
+# Run a psql script (stdin) in one new session with WORKERS parallel workers per gather
+# (and the settings of the case, PGB_CASE_OPTS, after those of every session).
 pgb_session() {
 	local workers=$1
-	PGOPTIONS="-c max_parallel_workers_per_gather=$workers $PGB_SESSION_OPTS" \
+	PGOPTIONS="-c max_parallel_workers_per_gather=$workers $PGB_SESSION_OPTS ${PGB_CASE_OPTS:-}" \
 		pgb_psql -At -q -c '\timing on' -f -
 }
 
