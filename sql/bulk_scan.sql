@@ -144,23 +144,43 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4), gpu_avg(i8), gpu_max(f8) FROM bs_t
 CREATE UNLOGGED TABLE bs_unlogged AS SELECT i4, i8, f8 FROM bs;
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), gpu_avg(i8), gpu_max(f8) FROM bs_unlogged WHERE i4 < 0');
 
--- partitioned and inheritance tables, another table access method: not taken
-CREATE TABLE bs_part (k int4, x int8) PARTITION BY RANGE (k);
+-- partitioned and inheritance tables: one node reads every leaf left after
+-- plan-time pruning, each through its own columns (a child's column can have
+-- another attribute number); a leaf of another access method: not taken
+CREATE TABLE bs_part (k int4, x int8, f float8) PARTITION BY RANGE (k);
 CREATE TABLE bs_part_1 PARTITION OF bs_part FOR VALUES FROM (0) TO (500);
-CREATE TABLE bs_part_2 PARTITION OF bs_part FOR VALUES FROM (500) TO (1000);
-INSERT INTO bs_part SELECT g % 1000, g FROM generate_series(1, 20000) g;
-SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_part');
+CREATE TABLE bs_part_2 (f float8, x int8, pad text, k int4);
+ALTER TABLE bs_part_2 DROP COLUMN pad;
+ALTER TABLE bs_part ATTACH PARTITION bs_part_2 FOR VALUES FROM (500) TO (800);
+CREATE TABLE bs_part_3 PARTITION OF bs_part FOR VALUES FROM (800) TO (1000) PARTITION BY RANGE (k);
+CREATE TABLE bs_part_3a PARTITION OF bs_part_3 FOR VALUES FROM (800) TO (900);
+CREATE TABLE bs_part_3b PARTITION OF bs_part_3 FOR VALUES FROM (900) TO (1000);
+INSERT INTO bs_part SELECT g % 1000, g, CASE WHEN g % 9 <> 0 THEN g / 8.0 END FROM generate_series(1, 20000) g;
+ANALYZE bs_part;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(x), gpu_max(f), count(*) FROM bs_part WHERE x > 100;
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_max(f), gpu_avg(f), count(*), count(f) FROM bs_part');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_top2(f), count(*) FROM bs_part WHERE x > 100 AND f < 2000');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_part WHERE k < 500');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_part WHERE k >= 850');
 SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_part_2');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_part WHERE k > 5000');
+SELECT (SELECT gpu_sum(x) FROM bs_part) = (SELECT sum(x) FROM bs_part) AS same_as_native;
 CREATE TABLE bs_parent (x int8);
 CREATE TABLE bs_child () INHERITS (bs_parent);
+CREATE TABLE bs_kid2 (pad text, x int8);
+ALTER TABLE bs_kid2 INHERIT bs_parent;
 INSERT INTO bs_parent SELECT g FROM generate_series(1, 10000) g;
 INSERT INTO bs_child SELECT g FROM generate_series(1, 10000) g;
-SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_parent');
+INSERT INTO bs_kid2 SELECT 'p', -g FROM generate_series(1, 3000) g;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(x), count(*) FROM bs_parent;
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_min(x), count(*) FROM bs_parent');
 SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM ONLY bs_parent');
 CREATE ACCESS METHOD bs_heap2 TYPE TABLE HANDLER heap_tableam_handler;
 CREATE TABLE bs_am (x int8) USING bs_heap2;
 INSERT INTO bs_am SELECT g FROM generate_series(1, 10000) g;
 SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_am');
+ALTER TABLE bs_am INHERIT bs_parent;
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_parent');
 
 -- cursors, correlated subqueries (rescans), prepared statements with parameters
 BEGIN;
@@ -208,6 +228,8 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(i8), gpu_avg(f8), count(*) FROM bs WHERE i2 >
 SELECT * FROM bulk_explain('SELECT gpu_sum(i8), gpu_avg(f8), count(*) FROM bs WHERE i2 > 0');
 SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_topk(f4, 4), gpu_min(i2), count(*), count(s) FROM bs WHERE i2 > 0');
 SELECT * FROM bulk_check('SELECT gpu_sum(i2), gpu_sum(f8), gpu_max(i4) FROM bs HAVING count(*) > 10');
+EXPLAIN (COSTS OFF) SELECT gpu_sum(x), gpu_avg(f), count(*) FROM bs_part WHERE k <> 3;
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_avg(f), gpu_topk(x, 3), count(*) FROM bs_part WHERE k <> 3');
 SELECT * FROM bulk_check('SELECT array_agg(x ORDER BY k) FROM (SELECT k, (SELECT gpu_sum(i8) FROM bs WHERE i4 > o.k) AS x FROM generate_series(-500000, 500000, 250000) o(k)) q');
 -- NaN, infinities and -0.0 in different participants' states, the leader
 -- not scanning: every value through a worker's serialized state
@@ -236,6 +258,6 @@ RESET gpu_reduce.bulk_scan;
 SHOW gpu_reduce.bulk_scan;
 
 DROP TABLE bs, bs_alter, bs_empty, bs_temp, bs_unlogged, bs_part, bs_parent, bs_child,
-    bs_am, bs_big, bs_tiny, bs_special CASCADE;
+    bs_kid2, bs_am, bs_big, bs_tiny, bs_special CASCADE;
 DROP ACCESS METHOD bs_heap2;
 DROP FUNCTION bulk_check(text), bulk_explain(text);

@@ -31,11 +31,20 @@ typedef enum GrBulkKind
 enum
 {
 	GR_PRIV_PARTIAL,			/* Integer: 1 for partial states (parallel) */
-	GR_PRIV_ATTNOS,				/* List of Integer: 0-based attnos read */
-	GR_PRIV_OUTPUTS,			/* List of List: kind, op, type, col, kexpr */
-	GR_PRIV_QUALS,				/* List of List: col, op, kind, width, expr */
-	GR_PRIV_FILTER,				/* String: the WHERE clause, for EXPLAIN */
+	GR_PRIV_OUTPUTS,			/* List of List: kind, op, type, kexpr */
+	GR_PRIV_TABLES,				/* List of GR_TABLE_* lists, in scan order */
 	GR_PRIV_COUNT
+};
+
+/* one table the node reads (its query's, or a leaf of its inheritance tree) */
+enum
+{
+	GR_TABLE_RELID,				/* Integer: the table's OID (a range table index
+								 * would change when the plan is flattened) */
+	GR_TABLE_ATTNOS,			/* List of Integer: 0-based attnos read */
+	GR_TABLE_OUTCOLS,			/* List of Integer: each output's column, or -1 */
+	GR_TABLE_QUALS,				/* List of List: col, op, kind, width, expr */
+	GR_TABLE_FILTER				/* String: the WHERE clause, for EXPLAIN */
 };
 
 /* GUC */

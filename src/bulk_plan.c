@@ -31,6 +31,7 @@
 #include "commands/extension.h"
 #include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/appendinfo.h"
 #include "optimizer/cost.h"
 #include "optimizer/optimizer.h"
 #include "optimizer/pathnode.h"
@@ -63,16 +64,27 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 #define GR_BULK_ROW_COST		0.1
 #define GR_BULK_COL_COST		0.05
 
+/* One table the node reads: the query's, or a leaf of its inheritance tree. */
+typedef struct BulkTable
+{
+	Index		relid;			/* its range table index */
+	List	   *attnos;			/* Integer: attribute numbers read (0-based) */
+	List	   *outcols;		/* Integer per output: its column index, or -1 */
+	List	   *quals;			/* per comparison: col, op, kind, width, expr */
+	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
+	double		pages;
+	double		tuples;
+} BulkTable;
+
 /* What the planner found out about one query. */
 typedef struct BulkQuery
 {
-	Index		relid;			/* the table's range table index */
-	List	   *attnos;			/* Integer: attribute numbers read, sorted */
 	List	   *aggrefs;		/* distinct Aggrefs: the node's output */
-	List	   *outputs;		/* per Aggref: kind, op, type, col, kexpr */
-	List	   *quals;			/* per comparison: col, op, kind, width, expr */
+	List	   *outputs;		/* per Aggref: kind, op, type, kexpr */
+	List	   *outvars;		/* per Aggref: the Var it reads, or NULL */
 	List	   *exprs;			/* the constants (custom_exprs) */
-	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
+	List	   *tables;			/* BulkTable, in scan order */
+	Index		scanrelid;		/* the one table's index, or 0 for several */
 } BulkQuery;
 
 static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
@@ -109,30 +121,30 @@ bulk_type(Oid typid)
 	return 0;
 }
 
-/* The node's column index of attribute attno (1-based), adding it if new. */
+/* The table's column index of attribute attno (1-based), adding it if new. */
 static int
-bulk_col(BulkQuery *q, AttrNumber attno)
+bulk_col(BulkTable *t, AttrNumber attno)
 {
 	ListCell   *lc;
 	int			i = 0;
 
-	foreach(lc, q->attnos)
+	foreach(lc, t->attnos)
 	{
 		if (intVal(lfirst(lc)) == attno - 1)
 			return i;
 		i++;
 	}
-	q->attnos = lappend(q->attnos, makeInteger(attno - 1));
+	t->attnos = lappend(t->attnos, makeInteger(attno - 1));
 	return i;
 }
 
-/* Whether expr is a plain, non-system column of the query's table. */
+/* Whether expr is a plain, non-system column of the range table entry relid. */
 static bool
-is_table_column(BulkQuery *q, Node *expr)
+is_table_column(Index relid, Node *expr)
 {
 	Var		   *var = (Var *) expr;
 
-	return expr != NULL && IsA(expr, Var) && var->varno == q->relid &&
+	return expr != NULL && IsA(expr, Var) && var->varno == relid &&
 		var->varlevelsup == 0 && var->varattno > 0;
 }
 
@@ -167,12 +179,23 @@ bulk_expr(BulkQuery *q, Expr *expr)
 	return list_length(q->exprs) - 1;
 }
 
+/* Add an output: what it computes, and the column Var it reads (or NULL). */
+static void
+add_output(BulkQuery *q, GrBulkKind kind, GrOp op, GrType type, int kexpr,
+		   Var *var)
+{
+	q->outputs = lappend(q->outputs,
+						 list_make4(makeInteger(kind), makeInteger(op),
+									makeInteger(type), makeInteger(kexpr)));
+	q->outvars = lappend(q->outvars, var);
+}
+
 /*
- * Describe one Aggref as an output of the node; false if the node cannot
- * compute it.
+ * Describe one Aggref over the table relid as an output of the node; false
+ * if the node cannot compute it.
  */
 static bool
-bulk_output(BulkQuery *q, Aggref *agg, Oid extoid)
+bulk_output(BulkQuery *q, Index relid, Aggref *agg, Oid extoid)
 {
 	TargetEntry *arg;
 	GrOp		op;
@@ -188,24 +211,17 @@ bulk_output(BulkQuery *q, Aggref *agg, Oid extoid)
 
 	if (agg->aggfnoid == F_COUNT_)
 	{
-		q->outputs = lappend(q->outputs,
-							 list_make5(makeInteger(GR_BULK_COUNT_STAR), makeInteger(0),
-										makeInteger(0), makeInteger(-1),
-										makeInteger(-1)));
+		add_output(q, GR_BULK_COUNT_STAR, 0, 0, -1, NULL);
 		return true;
 	}
 	if (list_length(agg->args) < 1)
 		return false;
 	arg = linitial_node(TargetEntry, agg->args);
-	if (!is_table_column(q, (Node *) arg->expr))
+	if (!is_table_column(relid, (Node *) arg->expr))
 		return false;
 	if (agg->aggfnoid == F_COUNT_ANY)
 	{
-		q->outputs = lappend(q->outputs,
-							 list_make5(makeInteger(GR_BULK_COUNT_COL), makeInteger(0),
-										makeInteger(0),
-										makeInteger(bulk_col(q, ((Var *) arg->expr)->varattno)),
-										makeInteger(-1)));
+		add_output(q, GR_BULK_COUNT_COL, 0, 0, -1, (Var *) arg->expr);
 		return true;
 	}
 
@@ -231,11 +247,7 @@ bulk_output(BulkQuery *q, Aggref *agg, Oid extoid)
 	}
 	else if (list_length(agg->args) != 1)
 		return false;
-	q->outputs = lappend(q->outputs,
-						 list_make5(makeInteger(GR_BULK_AGG), makeInteger(op),
-									makeInteger(type),
-									makeInteger(bulk_col(q, ((Var *) arg->expr)->varattno)),
-									makeInteger(kexpr)));
+	add_output(q, GR_BULK_AGG, op, type, kexpr, (Var *) arg->expr);
 	return true;
 }
 
@@ -253,7 +265,7 @@ btree_family(Oid typid)
  * if it is anything else.
  */
 static bool
-bulk_qual(BulkQuery *q, Expr *clause)
+bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 {
 	Node	   *col;
 	Node	   *other;
@@ -266,10 +278,10 @@ bulk_qual(BulkQuery *q, Expr *clause)
 	{
 		NullTest   *nt = (NullTest *) clause;
 
-		if (nt->argisrow || !is_table_column(q, (Node *) nt->arg))
+		if (nt->argisrow || !is_table_column(t->relid, (Node *) nt->arg))
 			return false;
-		q->quals = lappend(q->quals,
-						   list_make5(makeInteger(bulk_col(q, ((Var *) nt->arg)->varattno)),
+		t->quals = lappend(t->quals,
+						   list_make5(makeInteger(bulk_col(t, ((Var *) nt->arg)->varattno)),
 									  makeInteger(nt->nulltesttype == IS_NULL ?
 												  GR_QUAL_ISNULL : GR_QUAL_NOTNULL),
 									  makeInteger(0), makeInteger(0), makeInteger(-1)));
@@ -285,10 +297,10 @@ bulk_qual(BulkQuery *q, Expr *clause)
 
 		if (list_length(oe->args) != 2)
 			return false;
-		commuted = !is_table_column(q, linitial(oe->args));
+		commuted = !is_table_column(t->relid, linitial(oe->args));
 		col = commuted ? lsecond(oe->args) : linitial(oe->args);
 		other = commuted ? linitial(oe->args) : lsecond(oe->args);
-		if (!is_table_column(q, col) || !(IsA(other, Const) || IsA(other, Param)))
+		if (!is_table_column(t->relid, col) || !(IsA(other, Const) || IsA(other, Param)))
 			return false;
 		type = bulk_type(exprType(col));
 		ctype = exprType(other);
@@ -319,13 +331,105 @@ bulk_qual(BulkQuery *q, Expr *clause)
 		}
 		kind = GR_IS_FLOAT(type) ? GR_KIND_FLOAT : GR_KIND_INT;
 		expr = bulk_expr(q, (Expr *) other);
-		q->quals = lappend(q->quals,
-						   list_make5(makeInteger(bulk_col(q, ((Var *) col)->varattno)),
+		t->quals = lappend(t->quals,
+						   list_make5(makeInteger(bulk_col(t, ((Var *) col)->varattno)),
 									  makeInteger(op), makeInteger(kind),
 									  makeInteger(gr_type_size(type)), makeInteger(expr)));
 		return true;
 	}
 	return false;
+}
+
+/* Whether the range table entry is a table the node can read: plain heap. */
+static bool
+heap_table(RangeTblEntry *rte)
+{
+	Relation	rel;
+	bool		heap;
+
+	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
+		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
+		return false;
+	rel = table_open(rte->relid, NoLock);
+	heap = rel->rd_rel->relam == HEAP_TABLE_AM_OID;
+	table_close(rel, NoLock);
+	return heap;
+}
+
+/*
+ * Add the table of range table entry relid, whose columns the outputs read
+ * as vars (the outputs' Vars translated to it): which columns, and its
+ * WHERE clauses as comparisons.  False if one is not a comparison.
+ */
+static bool
+bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
+{
+	RelOptInfo *rel = root->simple_rel_array[relid];
+	BulkTable  *t = palloc0(sizeof(BulkTable));
+	ListCell   *lc;
+
+	t->relid = relid;
+	t->pages = rel->pages;
+	t->tuples = rel->tuples;
+	foreach(lc, vars)
+	{
+		Var		   *var = lfirst(lc);
+
+		if (var != NULL && !is_table_column(relid, (Node *) var))
+			return false;
+		t->outcols = lappend(t->outcols,
+							 makeInteger(var != NULL ? bulk_col(t, var->varattno) : -1));
+	}
+	foreach(lc, rel->baserestrictinfo)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant || !bulk_qual(q, t, ri->clause))
+			return false;
+		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
+	}
+	if (list_length(t->attnos) > GR_DECODE_MAX_COLS ||
+		list_length(t->quals) > GR_MAX_QUALS)
+		return false;
+	q->tables = lappend(q->tables, t);
+	return true;
+}
+
+/*
+ * Add the leaf tables of the inheritance tree under range table entry
+ * parent (a partitioned table's partitions, an inheritance parent's
+ * children and itself), with vars translated level by level.  Partitions
+ * pruned at plan time are left out.  False if a leaf is not a heap table or
+ * its WHERE clauses are not comparisons.
+ */
+static bool
+bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
+{
+	ListCell   *lc;
+
+	foreach(lc, root->append_rel_list)
+	{
+		AppendRelInfo *ai = lfirst(lc);
+		RelOptInfo *child;
+		RangeTblEntry *rte;
+		List	   *cvars;
+
+		if (ai->parent_relid != parent)
+			continue;
+		child = root->simple_rel_array[ai->child_relid];
+		if (child == NULL || IS_DUMMY_REL(child))
+			continue;
+		rte = planner_rt_fetch(ai->child_relid, root);
+		cvars = (List *) adjust_appendrel_attrs(root, (Node *) vars, 1, &ai);
+		if (rte->inh)
+		{
+			if (!bulk_children(root, q, ai->child_relid, cvars))
+				return false;
+		}
+		else if (!heap_table(rte) || !bulk_table(root, q, ai->child_relid, cvars))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -339,8 +443,6 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 {
 	Query	   *parse = root->parse;
 	RangeTblEntry *rte;
-	Relation	rel;
-	bool		heap;
 	List	   *nodes;
 	ListCell   *lc;
 	Oid			extoid;
@@ -357,15 +459,6 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		input_rel->rtekind != RTE_RELATION)
 		return false;
 	rte = planner_rt_fetch(input_rel->relid, root);
-	if (rte->inh || rte->tablesample != NULL ||
-		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
-		return false;
-	rel = table_open(rte->relid, NoLock);
-	heap = rel->rd_rel->relam == HEAP_TABLE_AM_OID;
-	table_close(rel, NoLock);
-	if (!heap)
-		return false;
-	q->relid = input_rel->relid;
 
 	/* every aggregate must be one the node computes, over a column */
 	extoid = get_extension_oid("gpu_reduce", true);
@@ -379,45 +472,41 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 			return false;		/* a column outside any aggregate */
 		if (list_member(q->aggrefs, agg))
 			continue;
-		if (!bulk_output(q, agg, extoid))
+		if (!bulk_output(q, input_rel->relid, agg, extoid))
 			return false;
 		q->aggrefs = lappend(q->aggrefs, agg);
 	}
 	if (q->aggrefs == NIL)
 		return false;
 
-	foreach(lc, input_rel->baserestrictinfo)
+	/* the table, or the leaves of its inheritance tree */
+	if (!rte->inh)
 	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (ri->pseudoconstant || !bulk_qual(q, ri->clause))
-			return false;
-		q->qual_clauses = lappend(q->qual_clauses, ri->clause);
+		q->scanrelid = input_rel->relid;
+		return heap_table(rte) && bulk_table(root, q, input_rel->relid, q->outvars);
 	}
-	if (list_length(q->attnos) > GR_DECODE_MAX_COLS ||
-		list_length(q->quals) > GR_MAX_QUALS)
-		return false;
-	return true;
+	return (rte->relkind == RELKIND_PARTITIONED_TABLE || rte->relkind == RELKIND_RELATION) &&
+		bulk_children(root, q, input_rel->relid, q->outvars);
 }
 
 /*
- * Sort the columns into attribute order (the decoder walks them so), and
- * renumber the outputs' and quals' column indexes to match.
+ * Sort a table's columns into attribute order (the decoder walks them so),
+ * and renumber its outputs' and comparisons' column indexes to match.
  */
 static void
-sort_columns(BulkQuery *q)
+sort_columns(BulkTable *t)
 {
-	int			n = list_length(q->attnos);
+	int			n = list_length(t->attnos);
 	int		   *newidx = palloc(sizeof(int) * Max(n, 1));
 	List	   *sorted = NIL;
 	ListCell   *lc;
 
 	for (int i = 0; i < n; i++)
 	{
-		int			attno = intVal(list_nth(q->attnos, i));
+		int			attno = intVal(list_nth(t->attnos, i));
 		int			rank = 0;
 
-		foreach(lc, q->attnos)
+		foreach(lc, t->attnos)
 			if (intVal(lfirst(lc)) < attno)
 				rank++;
 		newidx[i] = rank;
@@ -425,16 +514,16 @@ sort_columns(BulkQuery *q)
 	for (int r = 0; r < n; r++)
 		for (int i = 0; i < n; i++)
 			if (newidx[i] == r)
-				sorted = lappend(sorted, list_nth(q->attnos, i));
-	q->attnos = sorted;
-	foreach(lc, q->outputs)
+				sorted = lappend(sorted, list_nth(t->attnos, i));
+	t->attnos = sorted;
+	foreach(lc, t->outcols)
 	{
-		Integer    *col = list_nth(lfirst(lc), 3);
+		Integer    *col = lfirst(lc);
 
 		if (intVal(col) >= 0)
 			col->ival = newidx[intVal(col)];
 	}
-	foreach(lc, q->quals)
+	foreach(lc, t->quals)
 	{
 		Integer    *col = linitial(lfirst(lc));
 
@@ -442,32 +531,57 @@ sort_columns(BulkQuery *q)
 	}
 }
 
+/* The WHERE clause of a table as EXPLAIN shows it ("" for none). */
+static char *
+filter_text(PlannerInfo *root, BulkTable *t)
+{
+	RangeTblEntry *rte = planner_rt_fetch(t->relid, root);
+	Node	   *quals;
+
+	if (t->qual_clauses == NIL)
+		return "";
+	quals = (Node *) make_ands_explicit(copyObject(t->qual_clauses));
+	/* the deparse context has the table alone, as range table entry 1 */
+	ChangeVarNodes(quals, t->relid, 1, 0);
+	return deparse_expression(quals, deparse_context_for(get_rel_name(rte->relid),
+														 rte->relid),
+							  false, false);
+}
+
+/* list_sort comparator: tables by range table index. */
+static int
+table_cmp(const ListCell *a, const ListCell *b)
+{
+	Index		ra = ((BulkTable *) lfirst(a))->relid;
+	Index		rb = ((BulkTable *) lfirst(b))->relid;
+
+	return ra < rb ? -1 : ra > rb ? 1 : 0;
+}
+
 /* Make the node's path: final (serial) or partial (parallel-aware). */
 static CustomPath *
-bulk_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
-		  BulkQuery *q, int workers)
+bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 {
 	CustomPath *cp = makeNode(CustomPath);
-	double		pages = input_rel->pages;
-	double		tuples = input_rel->tuples;
-	double		cpu;
-	char	   *filter = "";
+	double		pages = 0;
+	double		cpu = 0;
+	List	   *tables = NIL;
+	ListCell   *lc;
 
-	if (q->qual_clauses != NIL)
+	list_sort(q->tables, table_cmp);
+	foreach(lc, q->tables)
 	{
-		RangeTblEntry *rte = planner_rt_fetch(q->relid, root);
-		Node	   *quals = (Node *) make_ands_explicit(copyObject(q->qual_clauses));
+		BulkTable  *t = lfirst(lc);
 
-		/* the deparse context has the table alone, as range table entry 1 */
-		ChangeVarNodes(quals, q->relid, 1, 0);
-		filter = deparse_expression(quals,
-									deparse_context_for(get_rel_name(rte->relid),
-														rte->relid),
-									false, false);
+		sort_columns(t);
+		pages += t->pages;
+		cpu += cpu_tuple_cost * t->tuples *
+			(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos));
+		tables = lappend(tables,
+						 list_make5(makeInteger(planner_rt_fetch(t->relid, root)->relid),
+									t->attnos, t->outcols, t->quals,
+									makeString(filter_text(root, t))));
 	}
-
-	cpu = cpu_tuple_cost * tuples *
-		(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(q->attnos));
 	if (workers > 0)
 	{
 		double		divisor = workers;
@@ -488,12 +602,11 @@ bulk_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel,
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
 	cp->methods = &bulk_path_methods;
-	cp->custom_private = list_make5(makeInteger(workers > 0), q->attnos,
-									q->outputs, q->quals, makeString(filter));
+	cp->custom_private = list_make3(makeInteger(workers > 0), q->outputs, tables);
 	/* for plan_bulk_path only */
 	cp->custom_private = lappend(cp->custom_private, q->aggrefs);
 	cp->custom_private = lappend(cp->custom_private, q->exprs);
-	cp->custom_private = lappend(cp->custom_private, makeInteger(q->relid));
+	cp->custom_private = lappend(cp->custom_private, makeInteger(q->scanrelid));
 	return cp;
 }
 
@@ -538,8 +651,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (seq->parallel_workers <= 0 ||
 		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q))
 		return;
-	sort_columns(&q);
-	cp = bulk_path(root, input_rel, partial_rel, &q, seq->parallel_workers);
+	cp = bulk_path(root, partial_rel, &q, seq->parallel_workers);
 	rows = seq->parallel_workers + 1;
 	gather = (Path *) create_gather_path(root, partial_rel, &cp->path,
 										 partial_rel->reltarget, NULL, &rows);
@@ -564,8 +676,7 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	if (!bulk_query(root, input_rel, output_rel->reltarget,
 					(List *) root->parse->havingQual, &q))
 		return;
-	sort_columns(&q);
-	add_path(output_rel, &bulk_path(root, input_rel, output_rel, &q, 0)->path);
+	add_path(output_rel, &bulk_path(root, output_rel, &q, 0)->path);
 	add_parallel_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
 }
 
@@ -593,13 +704,13 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 											 NULL, false));
 	cs->scan.plan.targetlist = tlist;
 	cs->scan.plan.qual = partial ? NIL : (List *) root->parse->havingQual;
+	/* one table: a scan of it; several (a tree): no scan relation */
 	cs->scan.scanrelid = intVal(list_nth(priv, GR_PRIV_COUNT + 2));
 	cs->flags = best_path->flags;
 	cs->custom_plans = NIL;
 	cs->custom_exprs = exprs;
 	cs->custom_private = list_truncate(list_copy(priv), GR_PRIV_COUNT);
 	cs->custom_scan_tlist = scan_tlist;
-	cs->custom_relids = NULL;
 	cs->methods = &gr_bulk_scan_methods;
 	return &cs->scan.plan;
 }

@@ -19,6 +19,7 @@
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relscan.h"
+#include "access/table.h"
 #include "access/tableam.h"
 #include "commands/explain.h"
 #include "executor/executor.h"
@@ -53,12 +54,25 @@ typedef struct BulkOutput
 	GrBulkKind	kind;
 	GrOp		op;
 	GrType		type;
-	int			col;			/* column read, or -1 (count(*)) */
 	ExprState  *kexpr;			/* gpu_topk's k, or NULL */
 	int32		k;
 	GrState    *st;				/* NULL until a first non-NULL value */
 	int64		count;			/* count(*), count(col) */
 } BulkOutput;
+
+/* One table the node reads. */
+typedef struct BulkTable
+{
+	Relation	rel;
+	GrDecodeDesc *desc;
+	int		   *outcols;		/* each output's column index, or -1 */
+	int			nquals;
+	GrQual		quals[GR_MAX_QUALS];
+	ExprState **qual_exprs;		/* each comparison's constant */
+	char	   *filter;
+	TableScanDesc scan;
+	ParallelBlockTableScanDesc pscan;	/* in the shared memory, or NULL */
+} BulkTable;
 
 /* Counters of one scan, for EXPLAIN ANALYZE; summed over participants. */
 enum
@@ -77,11 +91,15 @@ static const char *const counter_names[C_COUNT] = {
 	"GPU Batches", "CPU Batches"
 };
 
-/* The node's shared memory in a parallel plan. */
+/*
+ * The node's shared memory in a parallel plan: the counters, then each
+ * table's parallel block scan (of variable size) at its offset.
+ */
 typedef struct BulkShared
 {
 	pg_atomic_uint64 counters[C_COUNT];
-	ParallelBlockTableScanDescData pscan;	/* variable size: last */
+	int			ntables;
+	Size		offsets[FLEXIBLE_ARRAY_MEMBER];
 } BulkShared;
 
 typedef struct BulkScanState
@@ -90,17 +108,13 @@ typedef struct BulkScanState
 	bool		partial;
 	int			noutputs;
 	BulkOutput *outputs;
-	int			nquals;
-	GrQual		quals[GR_MAX_QUALS];
-	ExprState **qual_exprs;		/* each comparison's constant */
-	GrDecodeDesc *desc;
+	int			ntables;
+	BulkTable  *tables;
 	MemoryContext statecxt;		/* states and results; reset on rescan */
-	TableScanDesc scan;
 	BulkShared *shared;			/* parallel plans */
 	bool		done;
 	uint64		counters[C_COUNT];	/* this process's; after a parallel run,
 									 * the leader's hold every participant's */
-	char	   *filter;
 } BulkScanState;
 
 static void bulk_begin(CustomScanState *node, EState *estate, int eflags);
@@ -210,7 +224,48 @@ make_decode_desc(Relation rel, List *attnos)
 	return d;
 }
 
-/* BeginCustomScan: set up outputs, comparisons and the decoder. */
+/*
+ * Set up one table: its relation, decoder, output columns and comparisons.
+ * The leaves of an inheritance tree are opened here; the executor holds
+ * their locks already (they are in the range table), and this lock is the
+ * same.
+ */
+static void
+init_table(BulkScanState *bs, BulkTable *t, List *tv)
+{
+	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
+	List	   *outcols = list_nth(tv, GR_TABLE_OUTCOLS);
+	List	   *quals = list_nth(tv, GR_TABLE_QUALS);
+	ListCell   *lc;
+	int			i = 0;
+
+	t->rel = cs->scan.scanrelid > 0 ? bs->css.ss.ss_currentRelation :
+		table_open((Oid) intVal(list_nth(tv, GR_TABLE_RELID)), AccessShareLock);
+	t->desc = make_decode_desc(t->rel, list_nth(tv, GR_TABLE_ATTNOS));
+	t->filter = strVal(list_nth(tv, GR_TABLE_FILTER));
+	t->outcols = palloc(sizeof(int) * Max(list_length(outcols), 1));
+	foreach(lc, outcols)
+		t->outcols[i++] = intVal(lfirst(lc));
+	t->nquals = list_length(quals);
+	t->qual_exprs = palloc0(sizeof(ExprState *) * Max(t->nquals, 1));
+	i = 0;
+	foreach(lc, quals)
+	{
+		List	   *qv = lfirst(lc);
+		int			expr = intVal(list_nth(qv, 4));
+
+		t->quals[i].col = intVal(linitial(qv));
+		t->quals[i].op = intVal(lsecond(qv));
+		t->quals[i].kind = intVal(lthird(qv));
+		t->quals[i].width = intVal(lfourth(qv));
+		if (expr >= 0)
+			t->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, expr),
+											&bs->css.ss.ps);
+		i++;
+	}
+}
+
+/* BeginCustomScan: set up outputs, tables, comparisons and decoders. */
 static void
 bulk_begin(CustomScanState *node, EState *estate, int eflags)
 {
@@ -218,47 +273,31 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	CustomScan *cs = (CustomScan *) node->ss.ps.plan;
 	List	   *priv = cs->custom_private;
 	List	   *outputs = list_nth(priv, GR_PRIV_OUTPUTS);
-	List	   *quals = list_nth(priv, GR_PRIV_QUALS);
+	List	   *tables = list_nth(priv, GR_PRIV_TABLES);
 	int			i = 0;
 	ListCell   *lc;
 
 	bs->partial = intVal(list_nth(priv, GR_PRIV_PARTIAL)) != 0;
-	bs->filter = strVal(list_nth(priv, GR_PRIV_FILTER));
-	bs->desc = make_decode_desc(node->ss.ss_currentRelation,
-								list_nth(priv, GR_PRIV_ATTNOS));
 	bs->noutputs = list_length(outputs);
 	bs->outputs = palloc0(sizeof(BulkOutput) * Max(bs->noutputs, 1));
 	foreach(lc, outputs)
 	{
 		List	   *o = lfirst(lc);
 		BulkOutput *out = &bs->outputs[i++];
-		int			kexpr = intVal(list_nth(o, 4));
+		int			kexpr = intVal(lfourth(o));
 
 		out->kind = intVal(linitial(o));
 		out->op = intVal(lsecond(o));
 		out->type = intVal(lthird(o));
-		out->col = intVal(lfourth(o));
 		out->k = out->op == GR_OP_TOPK ? 2 : 0;
 		if (kexpr >= 0)
 			out->kexpr = ExecInitExpr(list_nth(cs->custom_exprs, kexpr), &node->ss.ps);
 	}
-	bs->nquals = list_length(quals);
-	bs->qual_exprs = palloc0(sizeof(ExprState *) * Max(bs->nquals, 1));
+	bs->ntables = list_length(tables);
+	bs->tables = palloc0(sizeof(BulkTable) * Max(bs->ntables, 1));
 	i = 0;
-	foreach(lc, quals)
-	{
-		List	   *qv = lfirst(lc);
-		int			expr = intVal(list_nth(qv, 4));
-
-		bs->quals[i].col = intVal(linitial(qv));
-		bs->quals[i].op = intVal(lsecond(qv));
-		bs->quals[i].kind = intVal(lthird(qv));
-		bs->quals[i].width = intVal(lfourth(qv));
-		if (expr >= 0)
-			bs->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, expr),
-											 &node->ss.ps);
-		i++;
-	}
+	foreach(lc, tables)
+		init_table(bs, &bs->tables[i++], lfirst(lc));
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -271,14 +310,14 @@ eval_const(BulkScanState *bs, ExprState *es, bool *isnull)
 	return ExecEvalExprSwitchContext(es, bs->css.ss.ps.ps_ExprContext, isnull);
 }
 
-/* Give the comparisons their constants for this scan (parameters may change). */
+/* Give a table's comparisons their constants (parameters may change). */
 static void
-bind_quals(BulkScanState *bs)
+bind_quals(BulkScanState *bs, BulkTable *t)
 {
-	for (int i = 0; i < bs->nquals; i++)
+	for (int i = 0; i < t->nquals; i++)
 	{
-		GrQual	   *q = &bs->quals[i];
-		ExprState  *es = bs->qual_exprs[i];
+		GrQual	   *q = &t->quals[i];
+		ExprState  *es = t->qual_exprs[i];
 		Oid			type;
 		Datum		v;
 		bool		isnull;
@@ -418,12 +457,12 @@ read_page(HeapScanDesc scan, BlockNumber blk)
  * each column's non-NULL values of the rows kept to the outputs.
  */
 static void
-process_page(BulkScanState *bs, HeapScanDesc scan)
+process_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan)
 {
 	uint64		vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
 	int			nvals[GR_DECODE_MAX_COLS] = {0};
 	const uint8 *page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
-	const GrDecodeDesc *d = bs->desc;
+	const GrDecodeDesc *d = t->desc;
 	int			n = scan->rs_ntuples;
 	int			nkept = 0;
 	int			ncols = d->ncols;
@@ -443,7 +482,7 @@ process_page(BulkScanState *bs, HeapScanDesc scan)
 			__builtin_prefetch(gr_page_tuple(page, scan->rs_vistuples[i + GR_PREFETCH_TUPLES]));
 
 		gr_decode_tuple(d, tup, tv, tn);
-		if (bs->nquals > 0 && !gr_quals_pass(bs->quals, bs->nquals, tv, tn))
+		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
 		nkept++;
 		for (int c = 0; c < ncols; c++)
@@ -459,43 +498,48 @@ process_page(BulkScanState *bs, HeapScanDesc scan)
 	for (int o = 0; o < bs->noutputs; o++)
 	{
 		BulkOutput *out = &bs->outputs[o];
-		int			c = out->col;
+		int			c = t->outcols[o];
 
 		feed_output(bs, out, c >= 0 ? vals[c] : NULL, c >= 0 ? nvals[c] : 0, nkept);
 	}
 }
 
-/* Scan every page of this participant's share of the table. */
-static void
-run_scan(BulkScanState *bs)
+/* A table's parallel block scan in the shared memory. */
+static ParallelBlockTableScanDesc
+shared_pscan(BulkShared *shared, int i)
 {
-	Relation	rel = bs->css.ss.ss_currentRelation;
+	return (ParallelBlockTableScanDesc) ((char *) shared + shared->offsets[i]);
+}
+
+/* Scan every page of this participant's share of one table. */
+static void
+scan_table(BulkScanState *bs, BulkTable *t)
+{
 	EState	   *estate = bs->css.ss.ps.state;
+	Relation	rel = t->rel;
 	HeapScanDesc scan;
-	GrStats		before = gr_stats;
 
-	if (bs->scan == NULL)
+	if (t->scan == NULL)
 	{
-		if (bs->shared != NULL)
-			bs->scan = table_beginscan_parallel(rel, (ParallelTableScanDesc) &bs->shared->pscan);
+		if (t->pscan != NULL)
+			t->scan = table_beginscan_parallel(rel, (ParallelTableScanDesc) t->pscan);
 		else
-			bs->scan = table_beginscan_strat(rel, estate->es_snapshot, 0, NULL,
-											 true, false);
+			t->scan = table_beginscan_strat(rel, estate->es_snapshot, 0, NULL,
+											true, false);
 	}
-	scan = (HeapScanDesc) bs->scan;
-	bind_quals(bs);
+	scan = (HeapScanDesc) t->scan;
+	bind_quals(bs, t);
 
-	if (bs->shared != NULL)
+	if (t->pscan != NULL)
 	{
-		ParallelBlockTableScanDesc pbscan = &bs->shared->pscan;
 		BlockNumber blk;
 
-		table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, pbscan);
+		table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, t->pscan);
 		while ((blk = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata,
-														pbscan)) != InvalidBlockNumber)
+														t->pscan)) != InvalidBlockNumber)
 		{
 			read_page(scan, blk);
-			process_page(bs, scan);
+			process_page(bs, t, scan);
 		}
 	}
 	else
@@ -503,7 +547,7 @@ run_scan(BulkScanState *bs)
 		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
 		{
 			read_page(scan, blk);
-			process_page(bs, scan);
+			process_page(bs, t, scan);
 		}
 	}
 	if (BufferIsValid(scan->rs_cbuf))
@@ -511,6 +555,16 @@ run_scan(BulkScanState *bs)
 		ReleaseBuffer(scan->rs_cbuf);
 		scan->rs_cbuf = InvalidBuffer;
 	}
+}
+
+/* Scan this participant's share of every table. */
+static void
+run_scan(BulkScanState *bs)
+{
+	GrStats		before = gr_stats;
+
+	for (int i = 0; i < bs->ntables; i++)
+		scan_table(bs, &bs->tables[i]);
 	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
 	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
 }
@@ -602,9 +656,14 @@ bulk_end(CustomScanState *node)
 {
 	BulkScanState *bs = (BulkScanState *) node;
 
-	if (bs->scan != NULL)
-		table_endscan(bs->scan);
-	bs->scan = NULL;
+	for (int i = 0; i < bs->ntables; i++)
+	{
+		if (bs->tables[i].scan != NULL)
+			table_endscan(bs->tables[i].scan);
+		bs->tables[i].scan = NULL;
+		if (bs->tables[i].rel != node->ss.ss_currentRelation)
+			table_close(bs->tables[i].rel, NoLock);
+	}
 	/* gives back GPU slots and buffer budget (the states' callbacks) */
 	MemoryContextDelete(bs->statecxt);
 }
@@ -616,23 +675,44 @@ bulk_rescan(CustomScanState *node)
 	BulkScanState *bs = (BulkScanState *) node;
 
 	reset_states(bs);
-	if (bs->scan != NULL && bs->shared == NULL)
-		table_rescan(bs->scan, NULL);
-	else if (bs->scan != NULL)
+	for (int i = 0; i < bs->ntables; i++)
 	{
-		/* a parallel scan restarts from a reinitialized shared state */
-		table_endscan(bs->scan);
-		bs->scan = NULL;
+		BulkTable  *t = &bs->tables[i];
+
+		if (t->scan != NULL && t->pscan == NULL)
+			table_rescan(t->scan, NULL);
+		else if (t->scan != NULL)
+		{
+			/* a parallel scan restarts from a reinitialized shared state */
+			table_endscan(t->scan);
+			t->scan = NULL;
+		}
 	}
+}
+
+/* Where each table's parallel scan goes in the shared memory, and the size. */
+static Size
+shared_layout(BulkScanState *bs, Size *offsets)
+{
+	Snapshot	snapshot = bs->css.ss.ps.state->es_snapshot;
+	Size		size = MAXALIGN(add_size(offsetof(BulkShared, offsets),
+										 mul_size(sizeof(Size), bs->ntables)));
+
+	for (int i = 0; i < bs->ntables; i++)
+	{
+		if (offsets != NULL)
+			offsets[i] = size;
+		size = add_size(size, MAXALIGN(table_parallelscan_estimate(bs->tables[i].rel,
+																   snapshot)));
+	}
+	return size;
 }
 
 /* EstimateDSMCustomScan */
 static Size
 bulk_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 {
-	return add_size(offsetof(BulkShared, pscan),
-					table_parallelscan_estimate(node->ss.ss_currentRelation,
-												node->ss.ps.state->es_snapshot));
+	return shared_layout((BulkScanState *) node, NULL);
 }
 
 /* Zero the shared counters. */
@@ -643,7 +723,16 @@ init_counters(BulkShared *shared)
 		pg_atomic_init_u64(&shared->counters[c], 0);
 }
 
-/* InitializeDSMCustomScan: the shared block scan and counters. */
+/* Point each table at its parallel block scan in the shared memory. */
+static void
+attach_shared(BulkScanState *bs, BulkShared *shared)
+{
+	bs->shared = shared;
+	for (int i = 0; i < bs->ntables; i++)
+		bs->tables[i].pscan = shared_pscan(shared, i);
+}
+
+/* InitializeDSMCustomScan: the shared block scans and counters. */
 static void
 bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
@@ -651,29 +740,34 @@ bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	BulkShared *shared = coordinate;
 
 	init_counters(shared);
-	table_parallelscan_initialize(node->ss.ss_currentRelation,
-								  (ParallelTableScanDesc) &shared->pscan,
-								  node->ss.ps.state->es_snapshot);
-	bs->shared = shared;
+	shared->ntables = bs->ntables;
+	shared_layout(bs, shared->offsets);
+	for (int i = 0; i < bs->ntables; i++)
+		table_parallelscan_initialize(bs->tables[i].rel,
+									  (ParallelTableScanDesc) shared_pscan(shared, i),
+									  node->ss.ps.state->es_snapshot);
+	attach_shared(bs, shared);
 }
 
 /* ReInitializeDSMCustomScan: a rescan of the Gather above. */
 static void
 bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 {
+	BulkScanState *bs = (BulkScanState *) node;
 	BulkShared *shared = coordinate;
 
-	((BulkScanState *) node)->shared = shared;
 	init_counters(shared);
-	table_parallelscan_reinitialize(node->ss.ss_currentRelation,
-									(ParallelTableScanDesc) &shared->pscan);
+	for (int i = 0; i < bs->ntables; i++)
+		table_parallelscan_reinitialize(bs->tables[i].rel,
+										(ParallelTableScanDesc) shared_pscan(shared, i));
+	attach_shared(bs, shared);
 }
 
 /* InitializeWorkerCustomScan */
 static void
 bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate)
 {
-	((BulkScanState *) node)->shared = coordinate;
+	attach_shared((BulkScanState *) node, coordinate);
 }
 
 /*
@@ -692,14 +786,26 @@ bulk_shutdown(CustomScanState *node)
 	}
 }
 
-/* ExplainCustomScan: the WHERE comparisons, and with ANALYZE the counters. */
+/*
+ * ExplainCustomScan: the tables of an inheritance tree, the WHERE
+ * comparisons, and with ANALYZE the counters.
+ */
 static void
 bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 {
 	BulkScanState *bs = (BulkScanState *) node;
 
-	if (bs->filter[0] != '\0')
-		ExplainPropertyText("Bulk Filter", bs->filter, es);
+	if (((CustomScan *) node->ss.ps.plan)->scan.scanrelid == 0)
+	{
+		List	   *names = NIL;
+
+		for (int i = 0; i < bs->ntables; i++)
+			names = lappend(names, RelationGetRelationName(bs->tables[i].rel));
+		ExplainPropertyList("Tables", names, es);
+	}
+	/* a tree's tables share the clauses, translated: the first one's shows */
+	if (bs->ntables > 0 && bs->tables[0].filter[0] != '\0')
+		ExplainPropertyText("Bulk Filter", bs->tables[0].filter, es);
 	if (!es->analyze)
 		return;
 	for (int c = 0; c < C_COUNT; c++)
