@@ -2,6 +2,7 @@
 -- every answer equals the per-row aggregate path's (gpu_reduce.bulk_scan =
 -- off, proven against the native aggregates by the rest of the suite) and,
 -- for integers, the native aggregates' own.
+SET gpu_reduce.bulk_scan = on;
 
 -- bulk_check(q): plans and runs q with the bulk scan on and off.  bulk: the
 -- plan with it on has the node; row: the plan with it off has not; same:
@@ -254,8 +255,8 @@ RESET max_parallel_workers_per_gather;
 -- the setting
 SET gpu_reduce.bulk_scan = off;
 EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
-RESET gpu_reduce.bulk_scan;
-SHOW gpu_reduce.bulk_scan;
+SET gpu_reduce.bulk_scan = on;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
 
 DROP TABLE bs, bs_alter, bs_empty, bs_temp, bs_unlogged, bs_part, bs_parent, bs_child,
     bs_kid2, bs_am, bs_big, bs_tiny, bs_special CASCADE;

@@ -26,9 +26,9 @@ PG_FUNCTION_INFO_V1(gpu_reduce_topk_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_final);
 PG_FUNCTION_INFO_V1(gpu_reduce_combine);
 
-/* The GrType of a SQL type, or an error for any other type. */
-static GrType
-type_of_oid(Oid typid)
+/* The GrType of a SQL type, or 0 for a type the aggregates do not take. */
+GrType
+gr_type_of_oid(Oid typid)
 {
 	switch (typid)
 	{
@@ -43,6 +43,17 @@ type_of_oid(Oid typid)
 		case FLOAT8OID:
 			return GR_FLOAT8;
 	}
+	return 0;
+}
+
+/* The GrType of a SQL type, or an error for any other type. */
+static GrType
+type_of_oid(Oid typid)
+{
+	GrType		type = gr_type_of_oid(typid);
+
+	if (type != 0)
+		return type;
 	ereport(ERROR,
 			(errcode(ERRCODE_DATATYPE_MISMATCH),
 			 errmsg("gpu_reduce aggregates do not accept type %s",

@@ -41,6 +41,7 @@
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
@@ -100,26 +101,6 @@ const CustomScanMethods gr_bulk_scan_methods = {
 	.CustomName = GR_BULK_NAME,
 	.CreateCustomScanState = gr_bulk_create_state,
 };
-
-/* The GrType of a column type the node can aggregate, or 0. */
-static GrType
-bulk_type(Oid typid)
-{
-	switch (typid)
-	{
-		case INT2OID:
-			return GR_INT2;
-		case INT4OID:
-			return GR_INT4;
-		case INT8OID:
-			return GR_INT8;
-		case FLOAT4OID:
-			return GR_FLOAT4;
-		case FLOAT8OID:
-			return GR_FLOAT8;
-	}
-	return 0;
-}
 
 /* The table's column index of attribute attno (1-based), adding it if new. */
 static int
@@ -230,7 +211,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg, Oid extoid)
 		return false;
 	name = get_func_name(agg->aggfnoid);
 	op = name != NULL ? op_of_name(name, &k) : 0;
-	type = bulk_type(exprType((Node *) arg->expr));
+	type = gr_type_of_oid(exprType((Node *) arg->expr));
 	if (op == 0 || type == 0)
 		return false;
 	if (op == GR_OP_TOPK && k == 0)
@@ -302,10 +283,10 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		other = commuted ? linitial(oe->args) : lsecond(oe->args);
 		if (!is_table_column(t->relid, col) || !(IsA(other, Const) || IsA(other, Param)))
 			return false;
-		type = bulk_type(exprType(col));
+		type = gr_type_of_oid(exprType(col));
 		ctype = exprType(other);
-		if (type == 0 || bulk_type(ctype) == 0 ||
-			GR_IS_FLOAT(type) != GR_IS_FLOAT(bulk_type(ctype)))
+		if (type == 0 || gr_type_of_oid(ctype) == 0 ||
+			GR_IS_FLOAT(type) != GR_IS_FLOAT(gr_type_of_oid(ctype)))
 			return false;
 		family = btree_family(exprType(col));
 		if (!OidIsValid(family) || family != btree_family(ctype))

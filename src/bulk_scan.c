@@ -22,6 +22,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "commands/explain.h"
+#include GR_EXPLAIN_FORMAT_H
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"

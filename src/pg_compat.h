@@ -39,4 +39,14 @@
 #define pg_noreturn pg_attribute_noreturn()
 #endif
 
+/*
+ * PostgreSQL 18 moved the EXPLAIN property functions (ExplainPropertyText,
+ * ...) from commands/explain.h to commands/explain_format.h.
+ */
+#if PG_VERSION_NUM >= 180000
+#define GR_EXPLAIN_FORMAT_H "commands/explain_format.h"
+#else
+#define GR_EXPLAIN_FORMAT_H "commands/explain.h"
+#endif
+
 #endif							/* GR_PG_COMPAT_H */

@@ -8,6 +8,8 @@
 #   batch1     PGOPTIONS='-c gpu_reduce.batch_rows=1'
 #   batch7     PGOPTIONS='-c gpu_reduce.batch_rows=7'
 #   batch100k  PGOPTIONS='-c gpu_reduce.batch_rows=100000'
+#   rowpath    PGOPTIONS='-c gpu_reduce.bulk_scan=off': every aggregate fed by
+#              PostgreSQL's own scan (bulk_scan.sql turns it on for itself)
 #   preload    server restarted with shared_preload_libraries=gpu_reduce
 #
 # Environment: GPU_REDUCE_PASSES (space or comma separated pass names, default
@@ -25,7 +27,7 @@ set -euo pipefail
 # shellcheck source=test/harness.sh
 source "$(dirname "$0")/harness.sh"
 
-ALL_PASSES="default batch1 batch7 batch100k preload"
+ALL_PASSES="default batch1 batch7 batch100k rowpath preload"
 PASSES=${GPU_REDUCE_PASSES:-all}
 [ "$PASSES" = all ] && PASSES=$ALL_PASSES
 PASSES=${PASSES//,/ }
@@ -81,6 +83,7 @@ run_pass() {
 	batch1) opts="-c gpu_reduce.batch_rows=1" ;;
 	batch7) opts="-c gpu_reduce.batch_rows=7" ;;
 	batch100k) opts="-c gpu_reduce.batch_rows=100000" ;;
+	rowpath) opts="-c gpu_reduce.bulk_scan=off" ;;
 	preload) server="preload" ;;
 	esac
 	if [ "$server" != "$CURRENT_SERVER" ]; then
