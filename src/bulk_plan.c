@@ -512,21 +512,70 @@ sort_columns(BulkTable *t)
 	}
 }
 
+/* expression_tree_walker: whether a node contains a Param. */
+static bool
+has_param(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, Param))
+		return true;
+	return expression_tree_walker(node, has_param, context);
+}
+
+/*
+ * One WHERE clause as EXPLAIN shows it.  A comparison with a parameter is
+ * written here ("(x > $1)"): ruleutils.c deparses a PARAM_EXEC only beside
+ * the plan that sets it, which a path does not have yet.
+ */
+static char *
+clause_text(Expr *clause, List *context)
+{
+	OpExpr	   *oe = (OpExpr *) clause;
+	StringInfoData buf;
+
+	if (!has_param((Node *) clause, NULL))
+		return deparse_expression((Node *) clause, context, false, false);
+	Assert(IsA(oe, OpExpr) && list_length(oe->args) == 2);
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '(');
+	for (int i = 0; i < 2; i++)
+	{
+		Node	   *arg = list_nth(oe->args, i);
+
+		if (i == 1)
+			appendStringInfo(&buf, " %s ", get_opname(oe->opno));
+		if (IsA(arg, Param))
+			appendStringInfo(&buf, "$%d", ((Param *) arg)->paramid);
+		else
+			appendStringInfoString(&buf, deparse_expression(arg, context, false, false));
+	}
+	appendStringInfoChar(&buf, ')');
+	return buf.data;
+}
+
 /* The WHERE clause of a table as EXPLAIN shows it ("" for none). */
 static char *
 filter_text(PlannerInfo *root, BulkTable *t)
 {
 	RangeTblEntry *rte = planner_rt_fetch(t->relid, root);
-	Node	   *quals;
+	List	   *context = deparse_context_for(get_rel_name(rte->relid), rte->relid);
+	List	   *clauses = copyObject(t->qual_clauses);
+	StringInfoData buf;
+	ListCell   *lc;
 
-	if (t->qual_clauses == NIL)
-		return "";
-	quals = (Node *) make_ands_explicit(copyObject(t->qual_clauses));
-	/* the deparse context has the table alone, as range table entry 1 */
-	ChangeVarNodes(quals, t->relid, 1, 0);
-	return deparse_expression(quals, deparse_context_for(get_rel_name(rte->relid),
-														 rte->relid),
-							  false, false);
+	/* the deparse context has the table as range table entry 1 */
+	ChangeVarNodes((Node *) clauses, t->relid, 1, 0);
+	initStringInfo(&buf);
+	foreach(lc, clauses)
+	{
+		if (foreach_current_index(lc) > 0)
+			appendStringInfoString(&buf, " AND ");
+		appendStringInfoString(&buf, clause_text(lfirst(lc), context));
+	}
+	if (list_length(clauses) > 1)
+		return psprintf("(%s)", buf.data);
+	return buf.data;
 }
 
 /* list_sort comparator: tables by range table index. */
