@@ -183,6 +183,23 @@ INSERT INTO bs_am SELECT g FROM generate_series(1, 10000) g;
 SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_am');
 ALTER TABLE bs_am INHERIT bs_parent;
 SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_parent');
+-- foreign tables, alone or as a partition: not taken
+CREATE EXTENSION file_fdw;
+CREATE SERVER bs_files FOREIGN DATA WRAPPER file_fdw;
+CREATE FOREIGN TABLE bs_foreign (x int8) SERVER bs_files OPTIONS (program 'seq 1 1000');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_max(x), count(*) FROM bs_foreign');
+CREATE TABLE bs_fpart (x int8) PARTITION BY RANGE (x);
+CREATE TABLE bs_fpart_1 PARTITION OF bs_fpart FOR VALUES FROM (-1000000) TO (0);
+INSERT INTO bs_fpart SELECT -g FROM generate_series(1, 5000) g;
+ANALYZE bs_fpart;
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_fpart');
+CREATE FOREIGN TABLE bs_fpart_2 PARTITION OF bs_fpart FOR VALUES FROM (0) TO (1000000)
+    SERVER bs_files OPTIONS (program 'seq 1 1000');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), count(*) FROM bs_fpart');
+DROP TABLE bs_fpart;
+DROP FOREIGN TABLE bs_foreign;
+DROP SERVER bs_files;
+DROP EXTENSION file_fdw;
 
 -- cursors, correlated subqueries (rescans), prepared statements with parameters
 BEGIN;
