@@ -76,9 +76,45 @@ TOTAL_FAILED=0
 FAILED_PASSES=""
 CURRENT_SERVER=none
 
-# Run the whole suite once; $1 = pass name.
+# Run pg_regress or pg_isolation_regress against the server and count its
+# results into the totals.  $1 label, $2 runner, $3 input dir, $4 output
+# dir, $5 database, $6 tests expected, $7 PGOPTIONS; the rest are the tests.
+run_runner() {
+	local label=$1 runner=$2 indir=$3 out=$4 db=$5 ntests=$6 opts=$7 log start npass nfail rc=0
+	shift 7
+	log="$out/$(basename "$runner").log"
+	mkdir -p "$out"
+	if [ "$(id -u)" -eq 0 ]; then chown "$GR_OS_USER" "$out"; fi
+	start=$(date +%s)
+	PGOPTIONS=$opts gr_as_user "$runner" \
+		--bindir="$GR_BINDIR" \
+		--inputdir="$indir" \
+		--outputdir="$out" \
+		--load-extension=gpu_reduce \
+		--host="$GR_SOCK" --port="$GR_PORT" \
+		--dbname="$db" \
+		"$@" >"$log" 2>&1 || rc=$?
+	cat "$log"
+	# PostgreSQL 15 prints 'test NAME ... ok', 16 and later TAP lines 'ok N - NAME'
+	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok|^ok +[0-9]+ +- +[A-Za-z0-9_]+' "$log" || true)
+	nfail=$((ntests - npass))
+	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
+		[ "$nfail" -gt 0 ] || nfail=1
+		FAILED_PASSES+=" $label"
+		if [ -f "$out/regression.diffs" ]; then
+			echo "--- regression.diffs of $label:"
+			cat "$out/regression.diffs"
+		fi
+	fi
+	echo "=== pass $label: $npass passed, $nfail failed in $(($(date +%s) - start)) s"
+	TOTAL_PASSED=$((TOTAL_PASSED + npass))
+	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
+}
+
+# Run the whole suite once, and in the default and preload passes the
+# isolation specs; $1 = pass name.
 run_pass() {
-	local pass=$1 opts="" server="plain" out="$GR_TMP/out/$1" start end npass nfail rc=0
+	local pass=$1 opts="" server="plain"
 	case $pass in
 	batch1) opts="-c gpu_reduce.batch_rows=1" ;;
 	batch7) opts="-c gpu_reduce.batch_rows=7" ;;
@@ -95,63 +131,17 @@ run_pass() {
 		fi
 		CURRENT_SERVER=$server
 	fi
-	mkdir -p "$out"
-	if [ "$(id -u)" -eq 0 ]; then chown "$GR_OS_USER" "$out"; fi
 	echo "=== pass $pass: PGOPTIONS='$opts' server=$server"
-	start=$(date +%s)
 	# shellcheck disable=SC2086
-	PGOPTIONS=$opts gr_as_user "$PG_REGRESS" \
-		--bindir="$GR_BINDIR" \
-		--inputdir="$GR_TMP/suite" \
-		--outputdir="$out" \
-		--load-extension=gpu_reduce \
-		--host="$GR_SOCK" --port="$GR_PORT" \
-		--dbname="$GR_DB" \
-		$TESTS >"$out/pg_regress.log" 2>&1 || rc=$?
-	end=$(date +%s)
-	cat "$out/pg_regress.log"
-	# PostgreSQL 15 prints 'test NAME ... ok', 16 and later TAP lines 'ok N - NAME'
-	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok|^ok +[0-9]+ +- +[A-Za-z0-9_]+' "$out/pg_regress.log" || true)
-	nfail=$((NTESTS - npass))
-	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
-		[ "$nfail" -gt 0 ] || nfail=1
-		FAILED_PASSES+=" $pass"
-		if [ -f "$out/regression.diffs" ]; then
-			echo "--- regression.diffs of pass $pass:"
-			cat "$out/regression.diffs"
-		fi
-	fi
-	echo "=== pass $pass: $npass passed, $nfail failed in $((end - start)) s"
-	TOTAL_PASSED=$((TOTAL_PASSED + npass))
-	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
-	case $pass in default | preload) run_isolation "$pass" ;; esac
-}
-
-# Run the isolation specs against the pass's server; $1 = pass name.
-run_isolation() {
-	local pass=$1 out="$GR_TMP/out/$1-isolation" npass nfail rc=0
-	mkdir -p "$out"
-	if [ "$(id -u)" -eq 0 ]; then chown "$GR_OS_USER" "$out"; fi
-	# shellcheck disable=SC2086
-	gr_as_user "$PG_ISOLATION_REGRESS" \
-		--bindir="$GR_BINDIR" \
-		--inputdir="$GR_TMP/isolation" \
-		--outputdir="$out" \
-		--load-extension=gpu_reduce \
-		--host="$GR_SOCK" --port="$GR_PORT" \
-		--dbname="${GR_DB}_isolation" \
-		$ISO_TESTS >"$out/pg_isolation_regress.log" 2>&1 || rc=$?
-	cat "$out/pg_isolation_regress.log"
-	npass=$(grep -Ec '^(test| ) +[A-Za-z0-9_]+ +\.\.\. ok|^ok +[0-9]+ +- +[A-Za-z0-9_]+' "$out/pg_isolation_regress.log" || true)
-	nfail=$((NISO - npass))
-	if [ "$nfail" -gt 0 ] || [ "$rc" -ne 0 ]; then
-		[ "$nfail" -gt 0 ] || nfail=1
-		FAILED_PASSES+=" $pass-isolation"
-		[ -f "$out/regression.diffs" ] && { echo "--- regression.diffs of $pass-isolation:"; cat "$out/regression.diffs"; }
-	fi
-	echo "=== pass $pass isolation: $npass passed, $nfail failed"
-	TOTAL_PASSED=$((TOTAL_PASSED + npass))
-	TOTAL_FAILED=$((TOTAL_FAILED + nfail))
+	run_runner "$pass" "$PG_REGRESS" "$GR_TMP/suite" "$GR_TMP/out/$pass" "$GR_DB" \
+		"$NTESTS" "$opts" $TESTS
+	case $pass in
+	default | preload)
+		# shellcheck disable=SC2086
+		run_runner "$pass-isolation" "$PG_ISOLATION_REGRESS" "$GR_TMP/isolation" \
+			"$GR_TMP/out/$pass-isolation" "${GR_DB}_isolation" "$NISO" "" $ISO_TESTS
+		;;
+	esac
 }
 
 for p in $PASSES; do
