@@ -41,6 +41,9 @@
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
 #include "utils/fmgroids.h"
+#include "utils/hsearch.h"
+#include "utils/inval.h"
+#include "utils/syscache.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
@@ -160,6 +163,69 @@ bulk_expr(BulkQuery *q, Expr *expr)
 	return list_length(q->exprs) - 1;
 }
 
+/*
+ * Which of our aggregates a function is (its op, and k for gpu_top2), by
+ * OID: looked up once per backend, since the look-up (the extension's OID,
+ * the function's membership in it) costs more than planning a small query.
+ * A change to any function (the extension dropped, say) forgets it all.
+ */
+typedef struct AggKind
+{
+	Oid			fnoid;			/* hash key */
+	GrOp		op;				/* 0: not one of ours */
+	int32		k;
+} AggKind;
+
+static HTAB *agg_kinds = NULL;
+
+/* Syscache callback: pg_proc changed. */
+static void
+forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
+{
+	if (agg_kinds != NULL)
+	{
+		hash_destroy(agg_kinds);
+		agg_kinds = NULL;
+	}
+}
+
+/* The op of aggregate function fnoid if it is one of gpu_reduce's, else 0. */
+static GrOp
+our_aggregate(Oid fnoid, int32 *k)
+{
+	AggKind    *ak;
+	bool		found;
+
+	if (agg_kinds == NULL)
+	{
+		HASHCTL		ctl;
+
+		ctl.keysize = sizeof(Oid);
+		ctl.entrysize = sizeof(AggKind);
+		agg_kinds = hash_create("gpu_reduce aggregates", 64, &ctl,
+								HASH_ELEM | HASH_BLOBS);
+	}
+	ak = hash_search(agg_kinds, &fnoid, HASH_FIND, &found);
+	if (!found)
+	{
+		Oid			extoid = get_extension_oid("gpu_reduce", true);
+		char	   *name = NULL;
+		GrOp		op = 0;
+		int32		kk = 0;
+
+		if (OidIsValid(extoid) &&
+			getExtensionOfObject(ProcedureRelationId, fnoid) == extoid &&
+			(name = get_func_name(fnoid)) != NULL)
+			op = op_of_name(name, &kk);
+		/* entered once known, so that an error leaves no half-made entry */
+		ak = hash_search(agg_kinds, &fnoid, HASH_ENTER, &found);
+		ak->op = op;
+		ak->k = kk;
+	}
+	*k = ak->k;
+	return ak->op;
+}
+
 /* Add an output: what it computes, and the column Var it reads (or NULL). */
 static void
 add_output(BulkQuery *q, GrBulkKind kind, GrOp op, GrType type, int kexpr,
@@ -176,14 +242,13 @@ add_output(BulkQuery *q, GrBulkKind kind, GrOp op, GrType type, int kexpr,
  * if the node cannot compute it.
  */
 static bool
-bulk_output(BulkQuery *q, Index relid, Aggref *agg, Oid extoid)
+bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 {
 	TargetEntry *arg;
 	GrOp		op;
 	GrType		type;
 	int32		k;
 	int			kexpr = -1;
-	char	   *name;
 
 	if (agg->agglevelsup != 0 || agg->aggorder != NIL ||
 		agg->aggdistinct != NIL || agg->aggfilter != NULL ||
@@ -206,11 +271,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg, Oid extoid)
 		return true;
 	}
 
-	if (!OidIsValid(extoid) ||
-		getExtensionOfObject(ProcedureRelationId, agg->aggfnoid) != extoid)
-		return false;
-	name = get_func_name(agg->aggfnoid);
-	op = name != NULL ? op_of_name(name, &k) : 0;
+	op = our_aggregate(agg->aggfnoid, &k);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
 	if (op == 0 || type == 0)
 		return false;
@@ -426,7 +487,6 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	RangeTblEntry *rte;
 	List	   *nodes;
 	ListCell   *lc;
-	Oid			extoid;
 
 	memset(q, 0, sizeof(*q));
 #ifdef WORDS_BIGENDIAN
@@ -442,7 +502,6 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	rte = planner_rt_fetch(input_rel->relid, root);
 
 	/* every aggregate must be one the node computes, over a column */
-	extoid = get_extension_oid("gpu_reduce", true);
 	nodes = pull_var_clause((Node *) list_concat(list_copy(target->exprs), having),
 							PVC_INCLUDE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
 	foreach(lc, nodes)
@@ -453,7 +512,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 			return false;		/* a column outside any aggregate */
 		if (list_member(q->aggrefs, agg))
 			continue;
-		if (!bulk_output(q, input_rel->relid, agg, extoid))
+		if (!bulk_output(q, input_rel->relid, agg))
 			return false;
 		q->aggrefs = lappend(q->aggrefs, agg);
 	}
@@ -559,11 +618,15 @@ static char *
 filter_text(PlannerInfo *root, BulkTable *t)
 {
 	RangeTblEntry *rte = planner_rt_fetch(t->relid, root);
-	List	   *context = deparse_context_for(get_rel_name(rte->relid), rte->relid);
-	List	   *clauses = copyObject(t->qual_clauses);
+	List	   *context;
+	List	   *clauses;
 	StringInfoData buf;
 	ListCell   *lc;
 
+	if (t->qual_clauses == NIL)
+		return "";
+	context = deparse_context_for(get_rel_name(rte->relid), rte->relid);
+	clauses = copyObject(t->qual_clauses);
 	/* the deparse context has the table as range table entry 1 */
 	ChangeVarNodes((Node *) clauses, t->relid, 1, 0);
 	initStringInfo(&buf);
@@ -703,6 +766,12 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
 	if (!gr_bulk_scan || stage != UPPERREL_GROUP_AGG)
 		return;
+	/*
+	 * A table whose rows cost the executor less than the node's start loses
+	 * anyway: skip the analysis, which costs more than such a query's plan.
+	 */
+	if (input_rel->tuples * cpu_tuple_cost < GR_BULK_STARTUP_COST)
+		return;
 	if (!bulk_query(root, input_rel, output_rel->reltarget,
 					(List *) root->parse->havingQual, &q))
 		return;
@@ -755,6 +824,7 @@ gr_bulk_plan_init(void)
 							 &gr_bulk_scan, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	RegisterCustomScanMethods(&gr_bulk_scan_methods);
+	CacheRegisterSyscacheCallback(PROCOID, forget_agg_kinds, (Datum) 0);
 	prev_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = bulk_upper_paths;
 }
