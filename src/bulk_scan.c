@@ -44,7 +44,6 @@ StaticAssertDecl(GR_TUP_BITS_OFFSET == offsetof(HeapTupleHeaderData, t_bits),
 				 "t_bits offset");
 StaticAssertDecl(GR_HEAP_HASNULL == HEAP_HASNULL && GR_HEAP_HASVARWIDTH == HEAP_HASVARWIDTH &&
 				 GR_HEAP_NATTS_MASK == HEAP_NATTS_MASK, "infomask bits");
-StaticAssertDecl(GR_DECODE_MAX_ATTS >= MaxHeapAttributeNumber, "attribute count");
 
 /* tuples ahead of the one being decoded whose memory is requested early */
 #define GR_PREFETCH_TUPLES 16
@@ -179,14 +178,15 @@ static GrDecodeDesc *
 make_decode_desc(Relation rel, List *attnos)
 {
 	TupleDesc	td = RelationGetDescr(rel);
-	GrDecodeDesc *d = palloc0(sizeof(GrDecodeDesc));
+	int			last = attnos != NIL ? intVal(llast(attnos)) : -1;
+	GrDecodeDesc *d = palloc0(GR_DECODE_DESC_SIZE(last + 1));
 	ListCell   *lc;
 	uint32		off = 0;
 	bool		fixed = true;
 
 	foreach(lc, attnos)
 		d->col_attno[d->ncols++] = intVal(lfirst(lc));
-	d->natts = d->ncols > 0 ? d->col_attno[d->ncols - 1] + 1 : 0;
+	d->natts = last + 1;
 	for (int a = 0; a < d->natts; a++)
 	{
 		Form_pg_attribute att = TupleDescAttr(td, a);
@@ -213,13 +213,13 @@ make_decode_desc(Relation rel, List *attnos)
 		if (fixed && att->attlen > 0)
 		{
 			off = gr_align(off, ga->align);
-			d->cacheoff[a] = off;
+			ga->cacheoff = off;
 			off += att->attlen;
 		}
 		else
 		{
 			fixed = false;
-			d->cacheoff[a] = -1;
+			ga->cacheoff = -1;
 		}
 	}
 	return d;

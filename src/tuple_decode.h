@@ -21,6 +21,7 @@
 #define GR_TUPLE_DECODE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -42,8 +43,6 @@
 #define GR_VARHDRSZ_EXTERNAL	2
 #define GR_VARTAG_ONDISK_SIZE	16	/* sizeof(varatt_external) */
 
-/* most attributes the decoder walks (MaxHeapAttributeNumber) */
-#define GR_DECODE_MAX_ATTS		1600
 /* most columns one scan reads */
 #define GR_DECODE_MAX_COLS		32
 /* most WHERE comparisons one scan evaluates */
@@ -52,6 +51,9 @@
 /* One attribute of the table, as the decoder walks it. */
 typedef struct GrAttr
 {
+	/* offset from the data start when no attribute before it is NULL or
+	 * variable-length, else -1 (PostgreSQL's attcacheoff) */
+	int32_t		cacheoff;
 	int16_t		len;			/* attlen: > 0 fixed, -1 varlena, -2 cstring */
 	uint8_t		align;			/* alignment in bytes: 1, 2, 4 or 8 */
 	uint8_t		dropped;		/* a dropped column (still on disk) */
@@ -60,17 +62,17 @@ typedef struct GrAttr
 	uint64_t	missing;		/* that default's bits (fixed-length types) */
 } GrAttr;
 
-/* What one scan decodes. */
+/* What one scan decodes: sized for its attributes (GR_DECODE_DESC_SIZE). */
 typedef struct GrDecodeDesc
 {
 	int			natts;			/* attributes described (up to the last col) */
 	int			ncols;			/* columns the scan reads */
 	int16_t		col_attno[GR_DECODE_MAX_COLS];	/* 0-based attribute numbers */
-	/* offset of each attribute from the data start when no attribute before
-	 * it is NULL or variable-length, else -1 (PostgreSQL's attcacheoff) */
-	int32_t		cacheoff[GR_DECODE_MAX_ATTS];
-	GrAttr		att[GR_DECODE_MAX_ATTS];
+	GrAttr		att[];			/* natts of them */
 } GrDecodeDesc;
+
+#define GR_DECODE_DESC_SIZE(natts) \
+	(offsetof(GrDecodeDesc, att) + sizeof(GrAttr) * (size_t) (natts))
 
 /* A comparison of one column with a constant. */
 typedef enum GrQualOp
@@ -202,7 +204,7 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
 			if (attno < natts)
 			{
 				nulls[c] = false;
-				vals[c] = gr_load_value(data + d->cacheoff[attno], att->len);
+				vals[c] = gr_load_value(data + att->cacheoff, att->len);
 			}
 			else
 			{
