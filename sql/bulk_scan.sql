@@ -210,6 +210,8 @@ CLOSE c;
 COMMIT;
 SELECT * FROM bulk_check('SELECT array_agg(x ORDER BY k) FROM (SELECT k, (SELECT gpu_sum(i8) FROM bs WHERE i4 > o.k) AS x FROM generate_series(-500000, 500000, 100000) o(k)) q');
 SELECT * FROM bulk_check('SELECT array_agg(x ORDER BY k) FROM (SELECT k, (SELECT gpu_max(f8) FROM bs WHERE i2 < o.k) AS x FROM generate_series(-20000, 20000, 5000) o(k)) q');
+-- a rescan whose parameter was NULL last time binds the comparison afresh
+SELECT * FROM bulk_check('SELECT array_agg(x ORDER BY n) FROM (SELECT n, (SELECT gpu_sum(i8) FROM bs WHERE i4 < o.k AND i2 <> 0) AS x FROM (VALUES (1, NULL::int4), (2, 0), (3, NULL), (4, 5000)) o(n, k)) q');
 SET plan_cache_mode = force_generic_plan;
 PREPARE bs_p(int4, float8, int4) AS SELECT gpu_sum(i8), gpu_topk(f8, $3), count(*) FROM bs WHERE i4 > $1 AND f8 <= $2;
 EXPLAIN (COSTS OFF) EXECUTE bs_p(0, 0, 2);

@@ -193,22 +193,31 @@ check_same_k(int32 have, int32 got)
 				 errdetail("k changed from %d to %d.", have, got)));
 }
 
+/*
+ * gpu_topk's k, checked: an ERROR if NULL or out of range.  The transition
+ * function checks it on every row; the bulk scan once a row arrives.
+ */
+int32
+gr_check_k(Datum k, bool isnull)
+{
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must not be null")));
+	if (DatumGetInt32(k) < 1 || DatumGetInt32(k) > GR_TOPK_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
+				 errdetail("k is %d.", DatumGetInt32(k))));
+	return DatumGetInt32(k);
+}
+
 /* gpu_topk transition: k is checked on every row, NULL values included. */
 Datum
 gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 {
-	int32		k;
+	int32		k = gr_check_k(PG_GETARG_DATUM(2), PG_ARGISNULL(2));
 
-	if (PG_ARGISNULL(2))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must not be null")));
-	k = PG_GETARG_INT32(2);
-	if (k < 1 || k > GR_TOPK_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
-				 errdetail("k is %d.", k)));
 	if (!PG_ARGISNULL(0))
 		check_same_k(((GrState *) PG_GETARG_POINTER(0))->partial.k, k);
 	return transition(fcinfo, GR_OP_TOPK, k);

@@ -67,7 +67,8 @@ typedef struct BulkTable
 	GrDecodeDesc *desc;
 	int		   *outcols;		/* each output's column index, or -1 */
 	int			nquals;
-	GrQual		quals[GR_MAX_QUALS];
+	GrQual		quals[GR_MAX_QUALS];	/* as bound for this scan */
+	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
 	ExprState **qual_exprs;		/* each comparison's constant */
 	char	   *filter;
 	TableScanDesc scan;
@@ -256,7 +257,7 @@ init_table(BulkScanState *bs, BulkTable *t, List *tv)
 		int			expr = intVal(list_nth(qv, 4));
 
 		t->quals[i].col = intVal(linitial(qv));
-		t->quals[i].op = intVal(lsecond(qv));
+		t->quals[i].op = t->qual_ops[i] = intVal(lsecond(qv));
 		t->quals[i].kind = intVal(lthird(qv));
 		t->quals[i].width = intVal(lfourth(qv));
 		if (expr >= 0)
@@ -325,8 +326,8 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 
 		if (es == NULL)
 			continue;
-		if (q->op == GR_QUAL_FALSE)
-			q->op = GR_QUAL_EQ; /* re-bound below */
+		/* a rescan binds again: a NULL last time says nothing of this one */
+		q->op = t->qual_ops[i];
 		v = eval_const(bs, es, &isnull);
 		if (isnull)
 		{
@@ -365,22 +366,11 @@ output_k(BulkScanState *bs, BulkOutput *out)
 {
 	Datum		v;
 	bool		isnull;
-	int32		k;
 
 	if (out->kexpr == NULL)
 		return out->k;
 	v = eval_const(bs, out->kexpr, &isnull);
-	if (isnull)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must not be null")));
-	k = DatumGetInt32(v);
-	if (k < 1 || k > GR_TOPK_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),
-				 errdetail("k is %d.", k)));
-	return k;
+	return gr_check_k(v, isnull);
 }
 
 /*

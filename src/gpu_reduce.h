@@ -173,6 +173,7 @@ extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
 extern int	gr_type_size(GrType type);
 extern GrType gr_type_of_oid(Oid typid);
+extern int32 gr_check_k(Datum k, bool isnull);
 
 /* partial results (partial.c) */
 extern Size gr_partial_size(GrOp op, GrType type);
