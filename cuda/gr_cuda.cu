@@ -12,6 +12,8 @@
 
 #include "gr_internal.h"
 
+#include "../src/page_job.h"
+
 /* One device, one stream, its scratch, and the staging buffer for host input. */
 struct GrCudaContext
 {
@@ -20,6 +22,10 @@ struct GrCudaContext
 	GrScratch	s;
 	void	   *stage;			/* device copy of host input */
 	int64_t		stage_values;	/* capacity in 8-byte values */
+	void	   *page_cols;		/* page jobs' column values (gr_page.cu) */
+	int64_t		page_values;	/* capacity in 8-byte values */
+	const void *pool_host;		/* the registered buffer pool ... */
+	const void *pool_dev;		/* ... and its device address */
 	int64_t		scratch_bytes;
 };
 
@@ -197,6 +203,7 @@ gr_cuda_context_destroy(GrCudaContext *c)
 	cudaFree(c->s.counter);
 	cudaFree(c->s.result);
 	cudaFree(c->stage);
+	cudaFree(c->page_cols);
 	cudaFree(c->s.keys_a);
 	cudaFree(c->s.keys_b);
 	cudaFree(c->s.sort_temp);
@@ -381,4 +388,139 @@ gr_cuda_host_free(void *ptr)
 {
 	if (ptr != NULL)
 		(void) cudaFreeHost(ptr);
+}
+
+/*
+ * Register the buffer pool (memory the process mapped before it forked, as
+ * PostgreSQL's shared buffers are) so kernels read it in place: pinned,
+ * mapped into every device's address space.
+ */
+extern "C" int
+gr_cuda_pool_register(void *ptr, size_t bytes)
+{
+	return gr_check(cudaHostRegister(ptr, bytes,
+									 cudaHostRegisterPortable | cudaHostRegisterMapped),
+					"cudaHostRegister of the buffer pool");
+}
+
+/* Give the context device room for the columns of page jobs. */
+extern "C" int
+gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
+{
+	int			rc;
+
+	if (page_values <= 0 || page_values > GR_CUDA_MAX_VALUES * 8)
+		return gr_fail(GR_CUDA_EINVAL, "gr_cuda_context_enable_pages: bad capacity",
+					   cudaSuccess);
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	if (c->page_cols != NULL)
+	{
+		cudaFree(c->page_cols);
+		c->scratch_bytes -= c->page_values * 8;
+		c->page_cols = NULL;
+	}
+	rc = gr_alloc(c, &c->page_cols, (size_t) page_values * 8, "cudaMalloc page columns");
+	if (rc == GR_CUDA_OK)
+		c->page_values = page_values;
+	return rc;
+}
+
+/* Check a page job's header against the context; GR_CUDA_OK if it may run. */
+static int
+gr_check_job(GrCudaContext *c, const GrPageJob *job)
+{
+	if (c->page_cols == NULL)
+		return gr_fail(GR_CUDA_EINVAL, "page job: the context has no page columns", cudaSuccess);
+	if (job->npages > GR_PAGE_JOB_MAX_PAGES || job->ncols > GR_PAGE_MAX_COLS ||
+		job->nouts > GR_PAGE_MAX_OUTS || job->nquals > GR_MAX_QUALS ||
+		job->bytes_in > job->bytes_all || job->entries_off > job->bytes_in ||
+		job->desc_off > job->entries_off)
+		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
+	if ((int64_t) job->bytes_in > c->stage_values * 8)
+		return gr_fail(GR_CUDA_EINVAL, "page job: larger than the staging buffer", cudaSuccess);
+	if ((int64_t) job->ncols * gr_page_job_col_cap(job) > c->page_values)
+		return gr_fail(GR_CUDA_EINVAL, "page job: columns exceed the context's room", cudaSuccess);
+	return GR_CUDA_OK;
+}
+
+/*
+ * Queue a page job's first half: copy its header, decoder description and
+ * entries in, decode the pages out of the pool, and copy the counts back
+ * into the job (pinned memory).  Once that has landed (gr_cuda_poll),
+ * gr_cuda_pages_reduce queues the reductions.
+ */
+extern "C" int
+gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
+{
+	int			rc = gr_check_job(c, job);
+	cudaError_t err;
+
+	if (rc != GR_CUDA_OK)
+		return rc;
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	if (c->pool_host != pool)
+	{
+		void	   *dev;
+
+		if ((rc = gr_check(cudaHostGetDevicePointer(&dev, (void *) pool, 0),
+						   "cudaHostGetDevicePointer of the buffer pool")) != GR_CUDA_OK)
+			return rc;
+		c->pool_host = pool;
+		c->pool_dev = dev;
+	}
+	err = cudaMemcpyAsync(c->stage, job, job->bytes_in, cudaMemcpyHostToDevice, c->stream);
+	if (err != cudaSuccess)
+		return gr_check(err, "page job: copy in");
+	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
+								 c->page_cols, gr_page_job_col_cap(job), c->stream);
+	if (err != cudaSuccess)
+		return gr_check(err, "page job: launch");
+	err = cudaMemcpyAsync(job->counts, (char *) c->stage + offsetof(GrPageJob, counts),
+						  sizeof(job->counts), cudaMemcpyDeviceToHost, c->stream);
+	return gr_check(err, "page job: copy counts");
+}
+
+/*
+ * Queue a page job's second half: each output's reduction of its column's
+ * values (as many as the counts say), results and keys into the job.
+ */
+extern "C" int
+gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
+{
+	int64_t		cap = gr_page_job_col_cap(job);
+	int			rc;
+
+	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
+		return rc;
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	for (int o = 0; o < job->nouts; o++)
+	{
+		const GrPageOut *out = &job->outs[o];
+		int64_t		n;
+		const void *values;
+
+		if (out->col < 0 || out->col >= job->ncols ||
+			out->result_off + sizeof(GrCudaResult) > job->bytes_all ||
+			(out->op == GR_CUDA_TOPK &&
+			 out->topk_off + (int64_t) out->k * 8 > job->bytes_all))
+			return gr_fail(GR_CUDA_EINVAL, "page job: bad output", cudaSuccess);
+		n = (int64_t) job->counts[out->col];
+		if (n > cap)
+			return gr_fail(GR_CUDA_ERUNTIME, "page job: more values than tuples", cudaSuccess);
+		if (n == 0)
+			continue;
+		values = (const char *) c->page_cols + (size_t) out->col * cap * 8;
+		rc = gr_check_args(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k,
+						   values, n, (int64_t *) ((char *) job + out->topk_off));
+		if (rc == GR_CUDA_OK)
+			rc = gr_queue(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k, values, n,
+						  (GrCudaResult *) ((char *) job + out->result_off),
+						  (int64_t *) ((char *) job + out->topk_off));
+		if (rc != GR_CUDA_OK)
+			return rc;
+	}
+	return GR_CUDA_OK;
 }

@@ -139,6 +139,19 @@ extern int	gr_cuda_host_unregister(void *ptr);
 extern int	gr_cuda_host_alloc(size_t bytes, void **ptr);
 extern void gr_cuda_host_free(void *ptr);
 
+/*
+ * The page path (page_job.h).  pool_register pins and maps the buffer pool;
+ * enable_pages gives a context room for page_values 8-byte column values;
+ * pages_extract queues a job's decoding and copies its counts back into the
+ * job; once they have landed, pages_reduce queues each output's reduction.
+ */
+struct GrPageJob;
+extern int	gr_cuda_pool_register(void *ptr, size_t bytes);
+extern int	gr_cuda_context_enable_pages(GrCudaContext *ctx, int64_t page_values);
+extern int	gr_cuda_pages_extract(GrCudaContext *ctx, const void *pool,
+								  struct GrPageJob *job);
+extern int	gr_cuda_pages_reduce(GrCudaContext *ctx, struct GrPageJob *job);
+
 /* text of the last failure in this thread */
 extern const char *gr_cuda_last_error(void);
 

@@ -16,6 +16,8 @@
 #include "gpu_reduce.h"
 
 #include "nodes/extensible.h"
+#include "storage/buf.h"
+#include "storage/off.h"
 
 #define GR_BULK_NAME "GpuReduce"
 
@@ -54,6 +56,42 @@ extern const CustomScanMethods gr_bulk_scan_methods;
 
 extern void gr_bulk_plan_init(void);
 extern Node *gr_bulk_create_state(CustomScan *cscan);
+
+/* the page path (page_path.c) */
+struct GrDecodeDesc;
+struct GrQual;
+struct GrPageJob;
+typedef struct GrPagePath GrPagePath;
+
+/* one aggregate a page job reduces: over the desc's column col */
+typedef struct GrPageOutSpec
+{
+	int			col;
+	GrOp		op;
+	GrType		type;
+	int32		k;
+} GrPageOutSpec;
+
+/* how the page path gives pages back to the scan */
+typedef struct GrPageCallbacks
+{
+	/* decode one pinned page on the CPU: these visible line pointers */
+	void		(*cpu_page) (void *arg, Buffer buf, const OffsetNumber *offs, int n);
+	/* fold the results of a job the GPU did */
+	void		(*gpu_job) (void *arg, struct GrPageJob *job);
+	void	   *arg;
+} GrPageCallbacks;
+
+extern const char *gr_page_path_unavailable(GrPagePathMode mode,
+											const struct GrDecodeDesc *d,
+											const GrPageOutSpec *outs, int nouts);
+extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
+									  const struct GrDecodeDesc *d,
+									  const struct GrQual *quals, int nquals,
+									  const GrPageOutSpec *outs, int nouts,
+									  const GrPageCallbacks *cb);
+extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis);
+extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_pages);
 
 /* finalize and serialize a state outside an aggregate call (agg.c, serial.c) */
 extern Datum gr_state_final(GrState *st, bool *isnull);

@@ -32,6 +32,8 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "tuple_decode.h"
+#include "gr_cuda.h"
+#include "page_job.h"
 
 StaticAssertDecl(GR_PAGE_LINP_OFFSET == SizeOfPageHeaderData, "page header size");
 StaticAssertDecl(GR_TUP_INFOMASK2_OFFSET == offsetof(HeapTupleHeaderData, t_infomask2),
@@ -84,12 +86,14 @@ enum
 	C_ROWS,						/* those passing the WHERE comparisons */
 	C_GPU_BATCHES,
 	C_CPU_BATCHES,
+	C_GPU_PAGES,				/* pages the GPU decoded (page path) */
+	C_CPU_PAGES,				/* pages the CPU decoded */
 	C_COUNT
 };
 
 static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
-	"GPU Batches", "CPU Batches"
+	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages"
 };
 
 /*
@@ -114,6 +118,7 @@ typedef struct BulkScanState
 	MemoryContext statecxt;		/* states and results; reset on rescan */
 	BulkShared *shared;			/* parallel plans */
 	bool		done;
+	const char *page_path;		/* how the last table's pages were decoded */
 	uint64		counters[C_COUNT];	/* this process's; after a parallel run,
 									 * the leader's hold every participant's */
 } BulkScanState;
@@ -444,35 +449,37 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 }
 
 /*
- * Decode and filter the visible tuples of the scan's current page, and feed
+ * Decode and filter the visible tuples 'offs' of a pinned page, and feed
  * each column's non-NULL values of the rows kept to the outputs.
  */
 static void
-process_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan)
+decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+			const OffsetNumber *offs, int n)
 {
 	uint64		vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
 	int			nvals[GR_DECODE_MAX_COLS] = {0};
-	const uint8 *page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
 	const GrDecodeDesc *d = t->desc;
-	int			n = scan->rs_ntuples;
 	int			nkept = 0;
 	int			ncols = d->ncols;
 
-	bs->counters[C_PAGES]++;
-	bs->counters[C_ALLVISIBLE] += PageIsAllVisible((Page) page) ? 1 : 0;
+	bs->counters[C_CPU_PAGES]++;
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
-		__builtin_prefetch(gr_page_tuple(page, scan->rs_vistuples[i]));
+		__builtin_prefetch(gr_page_tuple(page, offs[i]));
 	for (int i = 0; i < n; i++)
 	{
-		const uint8 *tup = gr_page_tuple(page, scan->rs_vistuples[i]);
 		uint64		tv[GR_DECODE_MAX_COLS];
 		bool		tn[GR_DECODE_MAX_COLS];
+		uint32		len = gr_page_tuple_len(page, offs[i], BLCKSZ);
 
 		if (i + GR_PREFETCH_TUPLES < n)
-			__builtin_prefetch(gr_page_tuple(page, scan->rs_vistuples[i + GR_PREFETCH_TUPLES]));
+			__builtin_prefetch(gr_page_tuple(page, offs[i + GR_PREFETCH_TUPLES]));
 
-		gr_decode_tuple(d, tup, tv, tn);
+		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, offs[i]), len, tv, tn))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not decode tuple (%u,%u) of relation \"%s\"",
+							blk, offs[i], RelationGetRelationName(t->rel))));
 		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
 		nkept++;
@@ -482,7 +489,6 @@ process_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan)
 			nvals[c] += !tn[c];
 		}
 	}
-	bs->counters[C_TUPLES] += n;
 	bs->counters[C_ROWS] += nkept;
 	if (nkept == 0)
 		return;
@@ -493,6 +499,153 @@ process_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan)
 
 		feed_output(bs, out, c >= 0 ? vals[c] : NULL, c >= 0 ? nvals[c] : 0, nkept);
 	}
+}
+
+/* What the page path's callbacks need. */
+typedef struct PageArg
+{
+	BulkScanState *bs;
+	BulkTable  *t;
+} PageArg;
+
+/* The page path gives a pinned page back to the CPU decoder. */
+static void
+page_cpu(void *arg, Buffer buf, const OffsetNumber *offs, int n)
+{
+	PageArg    *pa = arg;
+
+	decode_page(pa->bs, pa->t, (const uint8 *) BufferGetPage(buf),
+				BufferGetBlockNumber(buf), offs, n);
+}
+
+/* Fold what the GPU found in one page job into the outputs. */
+static void
+page_gpu(void *arg, struct GrPageJob *job)
+{
+	PageArg    *pa = arg;
+	BulkScanState *bs = pa->bs;
+	BulkTable  *t = pa->t;
+	uint64		rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
+	int			j = 0;
+
+	bs->counters[C_ROWS] += rows;
+	for (int o = 0; o < bs->noutputs; o++)
+	{
+		BulkOutput *out = &bs->outputs[o];
+		int			c = t->outcols[o];
+		const GrPageOut *po;
+		int64		n;
+		GrPartial	p;
+
+		if (out->kind == GR_BULK_COUNT_STAR)
+			out->count += rows;
+		else if (out->kind == GR_BULK_COUNT_COL)
+			out->count += job->counts[c];
+		if (out->kind != GR_BULK_AGG)
+			continue;
+		po = &job->outs[j++];
+		n = (int64) job->counts[po->col];
+		if (n == 0)
+			continue;
+		if (out->st == NULL)
+		{
+			out->k = output_k(bs, out);
+			out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
+		}
+		gr_gpu_result_partial(out->op, out->type, out->k, po->op,
+							  (const GrCudaResult *) ((char *) job + po->result_off), n,
+							  (int64 *) ((char *) job + po->topk_off), &p);
+		gr_partial_combine(&out->st->partial, gr_state_mcxt(out->st), out->op, out->type, &p);
+		gr_stats.gpu_batches++;
+		gr_stats.gpu_rows += n;
+		gr_stats.gpu_bytes += n * gr_type_size(out->type);
+	}
+}
+
+/*
+ * Start the page path for a table's scan, or return NULL (with the reason
+ * in bs->page_path) when its pages are decoded on the CPU as they are read.
+ */
+static GrPagePath *
+start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
+{
+	GrPageOutSpec outs[GR_PAGE_MAX_OUTS];
+	GrPageCallbacks cb = {page_cpu, page_gpu, arg};
+	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
+	int			nouts = 0;
+	const char *why;
+
+	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
+	{
+		bs->page_path = "off (a temporary table)";
+		return NULL;
+	}
+	for (int o = 0; o < bs->noutputs && mode != GR_PAGE_PATH_OFF; o++)
+	{
+		BulkOutput *out = &bs->outputs[o];
+
+		if (out->kind != GR_BULK_AGG)
+			continue;
+		if (nouts == GR_PAGE_MAX_OUTS)
+		{
+			bs->page_path = "off (too many aggregates)";
+			return NULL;
+		}
+		outs[nouts].col = t->outcols[o];
+		outs[nouts].op = out->op;
+		outs[nouts].type = out->type;
+		outs[nouts].k = out->k;
+		if (out->kexpr != NULL)
+		{
+			bool		isnull;
+			Datum		k = eval_const(bs, out->kexpr, &isnull);
+
+			/* a bad k is an error only once a row arrives: leave it to the CPU */
+			if (isnull || DatumGetInt32(k) < 1 || DatumGetInt32(k) > GR_TOPK_MAX)
+			{
+				bs->page_path = "off (gpu_topk's k is out of range)";
+				return NULL;
+			}
+			outs[nouts].k = DatumGetInt32(k);
+		}
+		nouts++;
+	}
+	why = gr_page_path_unavailable(mode, t->desc, outs, nouts);
+	if (why != NULL)
+	{
+		bs->page_path = psprintf("off (%s)", why);
+		return NULL;
+	}
+	bs->page_path = mode == GR_PAGE_PATH_CPU ? "cpu" : "gpu";
+	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals,
+							  outs, nouts, &cb);
+}
+
+/*
+ * Read one page and decode it, or hand it to the page path: then its pin
+ * and visible line pointers are the page path's.
+ */
+static void
+scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
+		  GrPagePath *pp)
+{
+	Page		page;
+
+	read_page(scan, blk);
+	page = BufferGetPage(scan->rs_cbuf);
+	bs->counters[C_PAGES]++;
+	bs->counters[C_ALLVISIBLE] += PageIsAllVisible(page) ? 1 : 0;
+	bs->counters[C_TUPLES] += scan->rs_ntuples;
+	if (pp != NULL && scan->rs_ntuples > 0)
+	{
+		Buffer		buf = scan->rs_cbuf;
+
+		scan->rs_cbuf = InvalidBuffer;
+		gr_page_path_add(pp, buf, scan->rs_vistuples, scan->rs_ntuples);
+	}
+	else
+		decode_page(bs, t, (const uint8 *) page, blk, scan->rs_vistuples,
+					scan->rs_ntuples);
 }
 
 /* A table's parallel block scan in the shared memory. */
@@ -509,6 +662,8 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	EState	   *estate = bs->css.ss.ps.state;
 	Relation	rel = t->rel;
 	HeapScanDesc scan;
+	GrPagePath *pp;
+	PageArg		arg = {bs, t};
 
 	if (t->scan == NULL)
 	{
@@ -520,6 +675,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	}
 	scan = (HeapScanDesc) t->scan;
 	bind_quals(bs, t);
+	pp = start_page_path(bs, t, &arg);
 
 	if (t->pscan != NULL)
 	{
@@ -528,23 +684,25 @@ scan_table(BulkScanState *bs, BulkTable *t)
 		table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, t->pscan);
 		while ((blk = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata,
 														t->pscan)) != InvalidBlockNumber)
-		{
-			read_page(scan, blk);
-			process_page(bs, t, scan);
-		}
+			scan_page(bs, t, scan, blk, pp);
 	}
 	else
 	{
 		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
-		{
-			read_page(scan, blk);
-			process_page(bs, t, scan);
-		}
+			scan_page(bs, t, scan, blk, pp);
 	}
 	if (BufferIsValid(scan->rs_cbuf))
 	{
 		ReleaseBuffer(scan->rs_cbuf);
 		scan->rs_cbuf = InvalidBuffer;
+	}
+	if (pp != NULL)
+	{
+		uint64		gpu_pages;
+		uint64		cpu_pages;
+
+		gr_page_path_finish(pp, &gpu_pages, &cpu_pages);
+		bs->counters[C_GPU_PAGES] += gpu_pages;
 	}
 }
 
@@ -799,6 +957,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Bulk Filter", bs->tables[0].filter, es);
 	if (!es->analyze)
 		return;
+	if (es->verbose && bs->page_path != NULL)
+		ExplainPropertyText("Page Path", bs->page_path, es);
 	for (int c = 0; c < C_COUNT; c++)
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 }

@@ -20,6 +20,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "pgstat.h"
+#include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
@@ -43,11 +44,11 @@ static bool fallback_warned = false;
 static int32 recent_slots[GR_RECENT_SLOTS];
 static int	nrecent = 0;
 
-/* The kernel operation for a state, or -1 if the GPU cannot do it. */
-static int
-cuda_op(GrState *st)
+/* The kernel operation for op (and top-k's k), or -1 if the GPU cannot do it. */
+int
+gr_gpu_cuda_op(GrOp op, int32 k)
 {
-	switch (st->op)
+	switch (op)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
@@ -57,11 +58,18 @@ cuda_op(GrState *st)
 		case GR_OP_MAX:
 			return GR_CUDA_MAX;
 		case GR_OP_TOPK:
-			if (st->partial.k == 2)
+			if (k == 2)
 				return GR_CUDA_TOP2;
-			return st->partial.k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
+			return gr_shared != NULL && k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
 	}
 	return -1;
+}
+
+/* The kernel operation for a state, or -1 if the GPU cannot do it. */
+static int
+cuda_op(GrState *st)
+{
+	return gr_gpu_cuda_op(st->op, st->partial.k);
 }
 
 /* Whether the state's batches may go to the GPU at all. */
@@ -216,6 +224,38 @@ wait_slot(int i)
 	}
 }
 
+/*
+ * The partial result of n values a GPU reduced for a state of op/type/k:
+ * the integer sum, exact float sum, key or keys the kernel wrote.  keys
+ * points into the result or the slot: the combine copies them.
+ */
+void
+gr_gpu_result_partial(GrOp op, GrType type, int32 k, int cuda_op,
+					  const GrCudaResult *r, int64 n, int64 *topk, GrPartial *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->count = n;
+	switch (op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			if (GR_IS_FLOAT(type))
+				gr_partial_set_xsum(p, (GrXsum *) &r->xsum);
+			else
+				p->isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
+			break;
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			p->key = r->key[0];
+			break;
+		case GR_OP_TOPK:
+			p->k = k;
+			p->nkeys = r->nkeys;
+			p->keys = cuda_op == GR_CUDA_TOP2 ? (int64 *) r->key : topk;
+			break;
+	}
+}
+
 /* Fold a finished slot into the state and free it. */
 static void
 fold_slot(GrState *st, int i, uint32 outcome)
@@ -224,30 +264,10 @@ fold_slot(GrState *st, int i, uint32 outcome)
 
 	if (outcome == GR_SLOT_DONE)
 	{
-		GrCudaResult *r = &slot->result;
 		GrPartial	p;
 
-		memset(&p, 0, sizeof(p));
-		p.count = slot->n;
-		switch (st->op)
-		{
-			case GR_OP_SUM:
-			case GR_OP_AVG:
-				if (GR_IS_FLOAT(st->type))
-					gr_partial_set_xsum(&p, &r->xsum);
-				else
-					p.isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
-				break;
-			case GR_OP_MIN:
-			case GR_OP_MAX:
-				p.key = r->key[0];
-				break;
-			case GR_OP_TOPK:
-				p.k = st->partial.k;
-				p.nkeys = r->nkeys;
-				p.keys = slot->op == GR_CUDA_TOP2 ? r->key : gr_slot_topk(i);
-				break;
-		}
+		gr_gpu_result_partial(st->op, st->type, st->partial.k, slot->op,
+							  &slot->result, slot->n, gr_slot_topk(i), &p);
 		gr_partial_combine(&st->partial, gr_state_mcxt(st), st->op, st->type, &p);
 		gr_stats.gpu_batches++;
 		gr_stats.gpu_rows += slot->n;
@@ -356,6 +376,109 @@ gr_gpu_release(GrState *st)
 		ext->batch.cap = 0;
 		ext->batch.n = 0;
 	}
+}
+
+/*
+ * Why the page path cannot run in this backend, or NULL when it can: the
+ * service reduces on a GPU and has registered this very buffer pool.
+ */
+const char *
+gr_gpu_pages_unavailable(void)
+{
+	if (gr_shared == NULL)
+		return "the GPU service is not running";
+	if (pg_atomic_read_u32(&gr_shared->ready) != GR_SERVICE_READY)
+		return "the GPU service has no GPU";
+	if (pg_atomic_read_u32(&gr_shared->pool_state) != GR_POOL_REGISTERED)
+		return "the buffer pool is not registered with the GPU";
+	if (gr_shared->pool_addr != (void *) BufferBlocks)
+		return "the buffer pool is mapped elsewhere in this process";
+	return NULL;
+}
+
+/* Take a free slot for a page job: its index, or -1 when none is free. */
+int
+gr_gpu_take_job_slot(void)
+{
+	int			nslots = gr_shared->nslots;
+	uint32		start = pg_atomic_fetch_add_u32(&gr_shared->next_slot, 1);
+
+	for (int j = 0; j < nslots; j++)
+	{
+		int			i = (start + j) % nslots;
+		uint32		expected = GR_SLOT_FREE;
+
+		if (pg_atomic_read_u32(&gr_slot(i)->state) == GR_SLOT_FREE &&
+			pg_atomic_compare_exchange_u32(&gr_slot(i)->state, &expected, GR_SLOT_FILLING))
+		{
+			if (!exit_hook_set)
+			{
+				before_shmem_exit(release_all_slots, (Datum) 0);
+				exit_hook_set = true;
+			}
+			gr_slot(i)->owner_procno = MyProcNumber;
+			return i;
+		}
+	}
+	return -1;
+}
+
+/* Submit a page job built in slot i's data area. */
+void
+gr_gpu_submit_job_slot(int i, int64 npages)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	slot->op = GR_SLOT_OP_PAGES;
+	slot->type = 0;
+	slot->k = 0;
+	slot->n = npages;
+	slot->inject_failure = gr_debug_fail_gpu;
+	pg_write_barrier();
+	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
+	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);
+}
+
+/*
+ * Wait for a submitted page job: true when the GPU did it, false (with the
+ * reason in *error) when the CPU must, or ERROR when gpu_reduce.fallback is
+ * off.  The slot stays the caller's until gr_gpu_end_job_slot.
+ */
+bool
+gr_gpu_wait_job_slot(int i, const char **error)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	if (wait_slot(i) == GR_SLOT_DONE)
+		return true;
+	gr_stats.gpu_fallbacks++;
+	if (!gr_fallback)
+	{
+		/* the slot stays the caller's: its abort gives it back */
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("GPU page decoding failed: %s", slot->error),
+				 errhint("Set gpu_reduce.fallback to on to decode such pages on the CPU.")));
+	}
+	if (!fallback_warned)
+	{
+		ereport(WARNING,
+				(errmsg("GPU page decoding failed, decoding on the CPU: %s", slot->error),
+				 errdetail("This warning is given once per session; gpu_reduce_stats() counts every fallback.")));
+		fallback_warned = true;
+	}
+	*error = slot->error;
+	return false;
+}
+
+/* Give back a page job's slot: done with, or (abort) no longer wanted. */
+void
+gr_gpu_end_job_slot(int i, bool abandon)
+{
+	if (abandon)
+		abandon_slot(i);
+	else
+		free_slot(i);
 }
 
 /* gpu_reduce_devices(): the GPUs the service reduces on. */

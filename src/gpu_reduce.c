@@ -23,6 +23,22 @@ int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
 char	   *gr_devices = NULL;
+bool		gr_register_buffers = true;
+int			gr_page_path = GR_PAGE_PATH_ON;
+int			gr_page_pins = 8192;
+
+static const struct config_enum_entry page_path_options[] = {
+	{"on", GR_PAGE_PATH_ON, false},
+	{"off", GR_PAGE_PATH_OFF, false},
+	{"cpu", GR_PAGE_PATH_CPU, false},
+	{"true", GR_PAGE_PATH_ON, true},
+	{"false", GR_PAGE_PATH_OFF, true},
+	{"yes", GR_PAGE_PATH_ON, true},
+	{"no", GR_PAGE_PATH_OFF, true},
+	{"1", GR_PAGE_PATH_ON, true},
+	{"0", GR_PAGE_PATH_OFF, true},
+	{NULL, 0, false}
+};
 
 void		_PG_init(void);
 
@@ -65,6 +81,19 @@ _PG_init(void)
 							 &gr_debug_fail_gpu, false,
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
+	DefineCustomEnumVariable("gpu_reduce.page_path",
+							 "Lets the bulk scan hand pinned pages to the GPU, which reads and decodes them itself.",
+							 "on: where the GPU service registered the buffer pool; off: the CPU decodes "
+							 "every page; cpu: the page path with the backend decoding each job of "
+							 "pinned pages itself (for tests without a GPU).",
+							 &gr_page_path, GR_PAGE_PATH_ON, page_path_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.page_pins",
+							"Most shared buffers one scanning process keeps pinned for the page path.",
+							"Also bounded by shared_buffers divided by the number of backends.",
+							&gr_page_pins, 8192, 4, INT_MAX / 2,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+
 	/*
 	 * The service's sizes exist only where the service can: a library loaded
 	 * after startup may not define PGC_POSTMASTER settings.
@@ -91,6 +120,11 @@ _PG_init(void)
 								   NULL,
 								   &gr_devices, "",
 								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomBoolVariable("gpu_reduce.register_buffers",
+								 "Registers the shared buffer pool with the GPUs at start, for the page path.",
+								 "Pins shared_buffers in host memory for as long as the server runs.",
+								 &gr_register_buffers, true,
+								 PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	}
 	gr_bulk_plan_init();
 	MarkGUCPrefixReserved("gpu_reduce");

@@ -149,6 +149,16 @@ extern bool gr_enabled;
 extern int	gr_batch_rows;
 extern int	gr_min_gpu_rows;
 extern int	gr_buffer_memory_kb;
+extern int	gr_page_path;
+extern int	gr_page_pins;
+
+/* gpu_reduce.page_path */
+typedef enum GrPagePathMode
+{
+	GR_PAGE_PATH_OFF,
+	GR_PAGE_PATH_ON,
+	GR_PAGE_PATH_CPU
+} GrPagePathMode;
 
 /* statistics of this backend (stats.c) */
 typedef struct GrStats
@@ -195,6 +205,17 @@ extern bool gr_gpu_take_slot(GrState *st);
 extern void gr_gpu_submit(GrState *st);
 extern void gr_gpu_wait(GrState *st);
 extern void gr_gpu_release(GrState *st);
+extern int	gr_gpu_cuda_op(GrOp op, int32 k);
+struct GrCudaResult;
+extern void gr_gpu_result_partial(GrOp op, GrType type, int32 k, int cuda_op,
+								  const struct GrCudaResult *r, int64 n,
+								  int64 *topk, GrPartial *p);
+/* page jobs of the bulk scan's page path (page_path.c) */
+extern const char *gr_gpu_pages_unavailable(void);
+extern int	gr_gpu_take_job_slot(void);
+extern void gr_gpu_submit_job_slot(int i, int64 npages);
+extern bool gr_gpu_wait_job_slot(int i, const char **error);
+extern void gr_gpu_end_job_slot(int i, bool abandon);
 
 /* The GPU slot a state's batch is in, or -1. */
 static inline int32

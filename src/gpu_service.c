@@ -11,11 +11,13 @@
  */
 #include "gpu_reduce.h"
 #include "gpu_shared.h"
+#include "page_job.h"
 
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
 #include "postmaster/interrupt.h"
+#include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/proc.h"
@@ -30,6 +32,7 @@ typedef struct Stream
 	int			entry;			/* its index in gr_shared->devices */
 	int			order;			/* stream number within the device */
 	int			slot;			/* -1 when idle */
+	int			phase;			/* of a page job: 1 decoding, 2 reducing */
 } Stream;
 
 static Stream *streams;
@@ -191,15 +194,56 @@ start_slot(Stream *stream, int i)
 		finish_slot(i, false, "failure injected by gpu_reduce.debug_fail_gpu");
 		return;
 	}
-	rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
-							 gr_slot_values(i), slot->n, &slot->result,
-							 gr_slot_topk(i));
+	if (slot->op == GR_SLOT_OP_PAGES &&
+		pg_atomic_read_u32(&gr_shared->pool_state) != GR_POOL_REGISTERED)
+	{
+		finish_slot(i, false, "the buffer pool is not registered");
+		return;
+	}
+	if (slot->op == GR_SLOT_OP_PAGES)
+		rc = gr_cuda_pages_extract(stream->ctx, gr_shared->pool_addr,
+								   (GrPageJob *) gr_slot_values(i));
+	else
+		rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
+								 gr_slot_values(i), slot->n, &slot->result,
+								 gr_slot_topk(i));
 	if (rc != GR_CUDA_OK)
 	{
 		finish_slot(i, false, gr_cuda_last_error());
 		return;
 	}
 	stream->slot = i;
+	stream->phase = slot->op == GR_SLOT_OP_PAGES ? 1 : 0;
+}
+
+/*
+ * A page job's pages are decoded and its counts are back: queue each
+ * output's reduction.  True when they are queued (the stream stays busy);
+ * false when the slot has been finished (failed) instead.
+ */
+static bool
+page_job_reduce(Stream *stream)
+{
+	int			i = stream->slot;
+	GrPageJob  *job = (GrPageJob *) gr_slot_values(i);
+
+	stream->phase = 2;
+	if (job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
+	{
+		/* never skipped: the backend decodes the job's pages itself */
+		finish_slot(i, false, "a tuple the GPU could not decode");
+		stream->slot = -1;
+		stream->phase = 0;
+		return false;
+	}
+	if (gr_cuda_pages_reduce(stream->ctx, job) != GR_CUDA_OK)
+	{
+		finish_slot(i, false, gr_cuda_last_error());
+		stream->slot = -1;
+		stream->phase = 0;
+		return false;
+	}
+	return true;
 }
 
 /* Check the busy streams; returns how many are still busy. */
@@ -220,20 +264,37 @@ poll_streams(void)
 		{
 			finish_slot(streams[s].slot, false, gr_cuda_last_error());
 			streams[s].slot = -1;
+			streams[s].phase = 0;
 			/* a faulted device is unusable: let the postmaster restart us */
 			ereport(LOG,
 					(errmsg("gpu_reduce service: GPU %d failed, restarting: %s",
 							streams[s].device, gr_cuda_last_error())));
 			proc_exit(1);
 		}
+		if (done && streams[s].phase == 1)
+		{
+			/* decoded: queue the reductions, or it has failed */
+			if (page_job_reduce(&streams[s]))
+				busy++;
+			continue;
+		}
 		if (done)
 		{
 			GrDeviceEntry *entry = &gr_shared->devices[streams[s].entry];
+			GrSlot	   *slot = gr_slot(streams[s].slot);
+			int64		rows = slot->n;
 
+			if (slot->op == GR_SLOT_OP_PAGES)
+			{
+				GrPageJob  *job = (GrPageJob *) gr_slot_values(streams[s].slot);
+
+				rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
+			}
 			pg_atomic_add_fetch_u64(&entry->batches, 1);
-			pg_atomic_add_fetch_u64(&entry->rows, gr_slot(streams[s].slot)->n);
+			pg_atomic_add_fetch_u64(&entry->rows, rows);
 			finish_slot(streams[s].slot, true, NULL);
 			streams[s].slot = -1;
+			streams[s].phase = 0;
 		}
 		else
 			busy++;
@@ -280,6 +341,52 @@ service_exit(int code, Datum arg)
 			finish_slot(streams[s].slot, false, "the GPU service stopped");
 }
 
+/*
+ * Register the buffer pool with the GPUs, so that page jobs read shared
+ * buffers in place; the mapping was made by the postmaster before it forked
+ * every backend, so it lies at the same address in all of them.  Each
+ * context gets device room for a job's columns.  A refusal is logged once
+ * and leaves the bulk scan decoding on the CPU.
+ */
+static void
+register_pool(void)
+{
+	const char *why = NULL;
+
+	if (!gr_register_buffers)
+		why = "gpu_reduce.register_buffers is off";
+	else if (BLCKSZ != GR_PAGE_SIZE)
+		why = "the block size is not 8 kB";
+	else if (gr_cuda_pool_register(BufferBlocks, (size_t) NBuffers * BLCKSZ) != GR_CUDA_OK)
+		why = gr_cuda_last_error();
+	else
+	{
+		for (int s = 0; s < nstreams && why == NULL; s++)
+			if (gr_cuda_context_enable_pages(streams[s].ctx,
+											 (int64) GR_PAGE_JOB_MAX_PAGES * GR_PAGE_MAX_TUPLES *
+											 GR_PAGE_MAX_COLS) != GR_CUDA_OK)
+				why = gr_cuda_last_error();
+		if (why != NULL)
+			(void) gr_cuda_host_unregister(BufferBlocks);
+	}
+	gr_shared->pool_addr = BufferBlocks;
+	if (why == NULL)
+	{
+		ereport(LOG,
+				(errmsg("gpu_reduce service registered the buffer pool (%lld MB) with the GPUs for the page path",
+						(long long) ((int64) NBuffers * BLCKSZ / (1024 * 1024)))));
+		pg_atomic_write_u32(&gr_shared->pool_state, GR_POOL_REGISTERED);
+	}
+	else
+	{
+		strlcpy(gr_shared->pool_error, why, sizeof(gr_shared->pool_error));
+		ereport(LOG,
+				(errmsg("gpu_reduce service did not register the buffer pool; the bulk scan decodes pages on the CPU"),
+				 errdetail("%s", why)));
+		pg_atomic_write_u32(&gr_shared->pool_state, GR_POOL_FAILED);
+	}
+}
+
 /* Background worker entry point. */
 void
 gr_service_main(Datum arg)
@@ -291,6 +398,7 @@ gr_service_main(Datum arg)
 	gr_shared->service_procno = MyProcNumber;
 	gr_shared->service_pid = MyProcPid;
 	gr_shared->ndevices = 0;
+	pg_atomic_write_u32(&gr_shared->pool_state, GR_POOL_UNKNOWN);
 	before_shmem_exit(service_exit, (Datum) 0);
 	recover_slots();
 
@@ -302,7 +410,10 @@ gr_service_main(Datum arg)
 					(errmsg("gpu_reduce service could not pin the slot memory: %s",
 							gr_cuda_last_error())));
 		else
+		{
+			register_pool();
 			pg_atomic_write_u32(&gr_shared->ready, GR_SERVICE_READY);
+		}
 	}
 	if (pg_atomic_read_u32(&gr_shared->ready) != GR_SERVICE_READY)
 		pg_atomic_write_u32(&gr_shared->ready, GR_SERVICE_NO_GPU);

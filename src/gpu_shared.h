@@ -43,6 +43,17 @@ typedef enum GrServiceState
 	GR_SERVICE_NO_GPU = 2		/* running, but found no usable GPU */
 } GrServiceState;
 
+/* slot->op of a page job (page_job.h) rather than a batch of values */
+#define GR_SLOT_OP_PAGES 100
+
+/* Whether the service registered the buffer pool for the page path. */
+typedef enum GrPoolState
+{
+	GR_POOL_UNKNOWN = 0,		/* not yet tried (no GPU, or starting) */
+	GR_POOL_REGISTERED = 1,
+	GR_POOL_FAILED = 2			/* tried and refused, or turned off */
+} GrPoolState;
+
 /* One slot's descriptor; its values and top-k keys live in the data area. */
 typedef struct GrSlot
 {
@@ -80,6 +91,10 @@ typedef struct GrShared
 	int64		slot_bytes;		/* bytes of values per slot */
 	int64		topk_keys;		/* top-k keys a slot can return */
 	pg_atomic_uint32 next_slot; /* where the next search for a free slot starts */
+	/* the buffer pool as the service registered it, and why not */
+	pg_atomic_uint32 pool_state;	/* GrPoolState */
+	void	   *pool_addr;		/* BufferBlocks in the service */
+	char		pool_error[192];
 	/* the pinned area: descriptors, then top-k keys, then values */
 	Size		area_offset;	/* from the start of this struct */
 	Size		area_bytes;
@@ -94,6 +109,7 @@ extern int	gr_streams_per_device;
 extern char *gr_devices;
 extern bool gr_fallback;
 extern bool gr_debug_fail_gpu;
+extern bool gr_register_buffers;
 
 /* addresses of a slot's parts */
 static inline GrSlot *

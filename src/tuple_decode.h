@@ -156,6 +156,20 @@ gr_page_tuple(const uint8_t *page, int off)
 	return page + (lp & 0x7FFF);	/* lp_off: the low 15 bits */
 }
 
+/*
+ * The length of that tuple (lp_len, the high 15 bits), or 0 when it would
+ * not lie inside a page of page_size bytes.
+ */
+GR_HOSTDEV uint32_t
+gr_page_tuple_len(const uint8_t *page, int off, uint32_t page_size)
+{
+	uint32_t	lp = gr_load32(page + GR_PAGE_LINP_OFFSET + 4 * (off - 1));
+	uint32_t	lp_off = lp & 0x7FFF;
+	uint32_t	lp_len = lp >> 17;
+
+	return lp_off + lp_len <= page_size ? lp_len : 0;
+}
+
 /* Total size of the varlena at p, any header form (VARSIZE_ANY). */
 GR_HOSTDEV uint32_t
 gr_varsize_any(const uint8_t *p)
@@ -175,24 +189,41 @@ gr_align(uint32_t off, int align)
 }
 
 /*
- * Decode the desc's columns of one heap tuple: vals[i] gets column i's bits,
- * nulls[i] whether it is NULL.  Columns are fixed-length by-value types.  A
- * tuple without NULLs or variable-length attributes reads each column at its
- * cached offset; any other walks the attributes before it, as
- * heap_deform_tuple does.
+ * Decode the desc's columns of one heap tuple of tuplen bytes (the line
+ * pointer's lp_len): vals[i] gets column i's bits, nulls[i] whether it is
+ * NULL.  Columns are fixed-length by-value types.  A tuple without NULLs or
+ * variable-length attributes reads each column at its cached offset; any
+ * other walks the attributes before it, as heap_deform_tuple does.  Every
+ * read stays inside the tuple: false when the tuple's own header or
+ * lengths would lead outside it (a corrupt tuple, or on the GPU a page that
+ * is no longer pinned), and then nothing it says is used.
  */
-GR_HOSTDEV void
-gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
+GR_HOSTDEV bool
+gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 				uint64_t *vals, bool *nulls)
 {
-	uint16_t	infomask2 = gr_load16(tup + GR_TUP_INFOMASK2_OFFSET);
-	uint16_t	infomask = gr_load16(tup + GR_TUP_INFOMASK_OFFSET);
-	int			natts = infomask2 & GR_HEAP_NATTS_MASK;
-	const uint8_t *data = tup + tup[GR_TUP_HOFF_OFFSET];
+	uint16_t	infomask2;
+	uint16_t	infomask;
+	int			natts;
+	uint32_t	hoff;
+	uint32_t	datalen;
+	const uint8_t *data;
 	const uint8_t *bits = tup + GR_TUP_BITS_OFFSET;
-	bool		hasnulls = (infomask & GR_HEAP_HASNULL) != 0;
+	bool		hasnulls;
 	uint32_t	off = 0;
 	int			a = 0;
+
+	if (tuplen <= GR_TUP_BITS_OFFSET)
+		return false;
+	infomask2 = gr_load16(tup + GR_TUP_INFOMASK2_OFFSET);
+	infomask = gr_load16(tup + GR_TUP_INFOMASK_OFFSET);
+	natts = infomask2 & GR_HEAP_NATTS_MASK;
+	hoff = tup[GR_TUP_HOFF_OFFSET];
+	hasnulls = (infomask & GR_HEAP_HASNULL) != 0;
+	if (hoff > tuplen || (hasnulls && GR_TUP_BITS_OFFSET + (uint32_t) (natts + 7) / 8 > hoff))
+		return false;
+	data = tup + hoff;
+	datalen = tuplen - hoff;
 
 	if (!(infomask & (GR_HEAP_HASNULL | GR_HEAP_HASVARWIDTH)))
 	{
@@ -203,6 +234,8 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
 
 			if (attno < natts)
 			{
+				if ((uint32_t) att->cacheoff + (uint32_t) att->len > datalen)
+					return false;
 				nulls[c] = false;
 				vals[c] = gr_load_value(data + att->cacheoff, att->len);
 			}
@@ -212,7 +245,7 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
 				vals[c] = att->missing;
 			}
 		}
-		return;
+		return true;
 	}
 
 	/* columns are in attribute order: walk once up to the last */
@@ -238,18 +271,24 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
 			else if (pa->len == -1)
 			{
 				/* a short or external varlena is not aligned (no pad byte) */
+				if (off >= datalen)
+					return false;
 				if (data[off] == 0)
 					off = gr_align(off, pa->align);
+				if (off + 4 > datalen && !(off < datalen && (data[off] & 0x01)))
+					return false;
 				off += gr_varsize_any(data + off);
 			}
 			else
 			{
 				const uint8_t *s = data + off;
 
-				while (*s)
+				while (off + (uint32_t) (s - (data + off)) < datalen && *s)
 					s++;
 				off += (uint32_t) (s - (data + off)) + 1;
 			}
+			if (off > datalen)
+				return false;
 		}
 		if (hasnulls && !(bits[attno >> 3] & (1 << (attno & 7))))
 		{
@@ -259,10 +298,13 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup,
 		else
 		{
 			off = gr_align(off, att->align);
+			if (off + (uint32_t) att->len > datalen)
+				return false;
 			nulls[c] = false;
 			vals[c] = gr_load_value(data + off, att->len);
 		}
 	}
+	return true;
 }
 
 /* A column's bits as a signed integer of its width. */

@@ -1,0 +1,110 @@
+/*
+ * page_job.h
+ *	  A page job: what a backend hands the GPU service so that a kernel reads
+ *	  a run of pinned shared buffers itself (the page path of the bulk scan).
+ *
+ * Plain C99 with no PostgreSQL or CUDA headers, shared by src/page_path.c
+ * (which builds a job in a slot, or in local memory for the CPU), the GPU
+ * service and cuda/gr_page.cu.  One job lives in one slot's data area, the
+ * pinned shared memory both sides see:
+ *
+ *	 GrPageJob | GrDecodeDesc | GrPageEntry x npages |
+ *	 GrCudaResult x nouts | top-k keys of each top-k output
+ *
+ * The first 'bytes_in' bytes (the header, the decoder's description and the
+ * page entries) go to the device; the kernel adds into the device copy of
+ * 'counts', which comes back, and then each output's reduction writes its
+ * result (and keys) back into the slot.  An entry names a buffer by its
+ * index in the buffer pool and lists the line pointers the backend found
+ * visible under the content lock, as a bitmap; the backend keeps the buffer
+ * pinned until the job is done, so those tuples stay where they are.
+ */
+#ifndef GR_PAGE_JOB_H
+#define GR_PAGE_JOB_H
+
+#include "tuple_decode.h"
+
+/* the only page size the kernel reads (BLCKSZ; the planner checks it) */
+#define GR_PAGE_SIZE			8192
+/* line pointers of one page the bitmap covers (MaxHeapTuplesPerPage: 291) */
+#define GR_PAGE_MAX_TUPLES		291
+#define GR_PAGE_VIS_WORDS		((GR_PAGE_MAX_TUPLES + 63) / 64)
+/* most columns and outputs one job reduces */
+#define GR_PAGE_MAX_COLS		8
+#define GR_PAGE_MAX_OUTS		16
+/* most pages in one job */
+#define GR_PAGE_JOB_MAX_PAGES	2048
+
+/* counts[] beyond the columns' own: rows kept, tuples not decodable */
+#define GR_PAGE_COUNT_ROWS(ncols)	(ncols)
+#define GR_PAGE_COUNT_BAD(ncols)	((ncols) + 1)
+
+/* One pinned page: its buffer and which of its line pointers are visible. */
+typedef struct GrPageEntry
+{
+	uint32_t	buf;			/* 0-based index into the buffer pool */
+	uint16_t	nlp;			/* line pointers to look at (1..nlp) */
+	uint16_t	nvis;			/* bits set in vis */
+	uint64_t	vis[GR_PAGE_VIS_WORDS]; /* bit i-1: line pointer i is visible */
+} GrPageEntry;
+
+/* One reduction of a job: an output aggregate over one of the columns. */
+typedef struct GrPageOut
+{
+	int16_t		col;			/* index into the desc's columns */
+	uint8_t		op;				/* GrCudaOp */
+	uint8_t		type;			/* GrCudaType of the column */
+	int32_t		k;				/* top-k */
+	uint32_t	result_off;		/* GrCudaResult, from the job's start */
+	uint32_t	topk_off;		/* k keys (GR_CUDA_TOPK), from the job's start */
+} GrPageOut;
+
+typedef struct GrPageJob
+{
+	uint32_t	bytes_in;		/* header + desc + entries: what the device reads */
+	uint32_t	bytes_all;		/* and the results after them */
+	uint32_t	npages;
+	uint16_t	ncols;
+	uint16_t	nquals;
+	uint16_t	nouts;
+	uint16_t	pad;
+	uint32_t	desc_off;
+	uint32_t	entries_off;
+	uint8_t		col_width[GR_PAGE_MAX_COLS];	/* bytes of each column's values */
+	/* values per column, then rows kept and undecodable tuples */
+	uint64_t	counts[GR_PAGE_MAX_COLS + 2];
+	GrQual		quals[GR_MAX_QUALS];
+	GrPageOut	outs[GR_PAGE_MAX_OUTS];
+} GrPageJob;
+
+/* Round up to 16 bytes: every part of a job starts aligned for the device. */
+#define GR_PAGE_ALIGN(n)	(((n) + 15) & ~(size_t) 15)
+
+/* The job's decoder description and page entries. */
+static inline GrDecodeDesc *
+gr_page_job_desc(GrPageJob *job)
+{
+	return (GrDecodeDesc *) ((char *) job + job->desc_off);
+}
+
+static inline GrPageEntry *
+gr_page_job_entries(GrPageJob *job)
+{
+	return (GrPageEntry *) ((char *) job + job->entries_off);
+}
+
+/* Values one column buffer of a job must hold: every tuple of every page. */
+static inline int64_t
+gr_page_job_col_cap(const GrPageJob *job)
+{
+	return (int64_t) job->npages * GR_PAGE_MAX_TUPLES;
+}
+
+/* Whether line pointer 'off' (1-based) of an entry is visible. */
+GR_HOSTDEV bool
+gr_page_visible(const GrPageEntry *e, int off)
+{
+	return (e->vis[(off - 1) >> 6] >> ((off - 1) & 63)) & 1;
+}
+
+#endif							/* GR_PAGE_JOB_H */

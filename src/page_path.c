@@ -1,0 +1,348 @@
+/*
+ * page_path.c
+ *	  The bulk scan's page path: the CPU only pins pages and records which of
+ *	  their tuples are visible; the GPU reads the pinned shared buffers
+ *	  straight out of host memory, decodes them and reduces the values.
+ *
+ * The scan (bulk_scan.c) reads each page as before (heapgetpage or
+ * heap_prepare_pagescan: pruning, the content lock, page-mode visibility)
+ * and hands the page's buffer pin and visible line pointers over.  Pages
+ * gather into jobs (page_job.h), built in place in a GPU slot; a full job
+ * is submitted to the service, and the scan goes on with the next while
+ * the GPU works.  A job's pins are kept until its results are folded: under
+ * a pin no tuple moves or changes but for hint bits, the same guarantee
+ * PostgreSQL's page-mode scans rely on.  At most GR_PAGE_JOBS jobs are in
+ * flight, so a process never holds more than gpu_reduce.page_pins pins.
+ *
+ * Whatever the GPU cannot do goes through the CPU decoder on the same
+ * pinned pages (the scan's callback): a job that failed, a page that found
+ * no free slot, and every job when gpu_reduce.page_path = cpu, which runs
+ * this very path without a GPU so that the CPU-only build tests it.
+ */
+#include "bulk.h"
+
+#include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
+
+#include "gpu_shared.h"
+#include "page_job.h"
+
+/* jobs one process has in flight */
+#define GR_PAGE_JOBS 4
+/* the smallest job worth a GPU round trip */
+#define GR_PAGE_MIN_JOB_PAGES 64
+
+StaticAssertDecl(MaxHeapTuplesPerPage <= GR_PAGE_MAX_TUPLES || BLCKSZ != GR_PAGE_SIZE,
+				 "page bitmap too small");
+
+/* One job: where it is built, and the buffers it holds pinned. */
+typedef struct PageJobRef
+{
+	GrPageJob  *job;
+	int			slot;			/* its GPU slot, or -1 (built in local memory) */
+	int			npages;
+	Buffer	   *bufs;
+} PageJobRef;
+
+struct GrPagePath
+{
+	GrPagePathMode mode;
+	int			job_pages;		/* pages per job */
+	char	   *prefix;			/* every job's header and decoder description */
+	Size		prefix_bytes;
+	Size		bytes_in;		/* for job_pages pages */
+	Size		bytes_all;
+	PageJobRef	jobs[GR_PAGE_JOBS];	/* a ring, oldest at first */
+	int			first;
+	int			njobs;
+	bool		open;			/* the newest job still takes pages */
+	GrPageCallbacks cb;
+	uint64		gpu_pages;
+	uint64		cpu_pages;
+	MemoryContextCallback reset_cb;
+};
+
+/* Pins one process may hold for the page path. */
+static int
+pin_budget(void)
+{
+	int			fair = NBuffers / Max(MaxBackends, 1);
+
+	return Min(gr_page_pins, fair);
+}
+
+/*
+ * The job layout for these outputs: sets *prefix_bytes and returns the
+ * bytes of a job of 'pages' pages, results included.
+ */
+static Size
+job_bytes(const GrDecodeDesc *d, const GrPageOutSpec *outs, int nouts, int pages,
+		  Size *prefix_bytes, Size *bytes_in)
+{
+	Size		size = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
+
+	*prefix_bytes = size;
+	size += GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
+	*bytes_in = size;
+	for (int o = 0; o < nouts; o++)
+	{
+		size += GR_PAGE_ALIGN(sizeof(GrCudaResult));
+		if (gr_gpu_cuda_op(outs[o].op, outs[o].k) == GR_CUDA_TOPK)
+			size += GR_PAGE_ALIGN(sizeof(int64) * (Size) outs[o].k);
+	}
+	return size;
+}
+
+/*
+ * Why the page path cannot take this scan in the given mode, or NULL when it
+ * can.  The caller has checked the relation (shared buffers, heap).
+ */
+const char *
+gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
+						 const GrPageOutSpec *outs, int nouts)
+{
+	Size		prefix;
+	Size		in;
+	int			pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
+
+	if (mode == GR_PAGE_PATH_OFF)
+		return "gpu_reduce.page_path is off";
+	if (!gr_enabled && mode == GR_PAGE_PATH_ON)
+		return "gpu_reduce.enabled is off";
+	if (BLCKSZ != GR_PAGE_SIZE)
+		return "the block size is not 8 kB";
+	if (d->ncols > GR_PAGE_MAX_COLS)
+		return "too many columns";
+	if (nouts > GR_PAGE_MAX_OUTS)
+		return "too many aggregates";
+	if (pages < 1)
+		return "gpu_reduce.page_pins or shared_buffers is too small";
+	if (mode == GR_PAGE_PATH_CPU)
+		return NULL;
+	if (gr_gpu_pages_unavailable() != NULL)
+		return gr_gpu_pages_unavailable();
+	if (pages < GR_PAGE_MIN_JOB_PAGES)
+		return "gpu_reduce.page_pins or shared_buffers is too small";
+	for (int o = 0; o < nouts; o++)
+		if (gr_gpu_cuda_op(outs[o].op, outs[o].k) < 0)
+			return "an aggregate the GPU cannot reduce";
+	if (job_bytes(d, outs, nouts, pages, &prefix, &in) > (Size) gr_shared->slot_bytes)
+		return "a job does not fit in a slot (gpu_reduce.slot_size)";
+	return NULL;
+}
+
+/* On abort (or any reset): give back the slots of the jobs in flight. */
+static void
+page_path_reset(void *arg)
+{
+	GrPagePath *pp = arg;
+
+	/* the buffer pins are the resource owner's to release on abort */
+	for (int j = 0; j < pp->njobs; j++)
+	{
+		PageJobRef *ref = &pp->jobs[(pp->first + j) % GR_PAGE_JOBS];
+
+		if (ref->slot >= 0)
+			gr_gpu_end_job_slot(ref->slot, true);
+		ref->slot = -1;
+	}
+	pp->njobs = 0;
+}
+
+/*
+ * Start the page path of one table's scan: decoder description, bound WHERE
+ * comparisons and outputs, as gr_page_path_unavailable accepted them.
+ */
+GrPagePath *
+gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
+				   const GrQual *quals, int nquals, const GrPageOutSpec *outs,
+				   int nouts, const GrPageCallbacks *cb)
+{
+	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
+	GrPageJob  *job;
+	Size		result_off;
+
+	pp->mode = mode;
+	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
+	pp->bytes_all = job_bytes(d, outs, nouts, pp->job_pages, &pp->prefix_bytes, &pp->bytes_in);
+	pp->cb = *cb;
+
+	/* the part every job starts with */
+	pp->prefix = MemoryContextAllocZero(cxt, pp->prefix_bytes);
+	job = (GrPageJob *) pp->prefix;
+	job->desc_off = GR_PAGE_ALIGN(sizeof(GrPageJob));
+	job->entries_off = pp->prefix_bytes;
+	job->ncols = d->ncols;
+	job->nquals = nquals;
+	job->nouts = nouts;
+	memcpy(job->quals, quals, sizeof(GrQual) * nquals);
+	memcpy(gr_page_job_desc(job), d, GR_DECODE_DESC_SIZE(d->natts));
+	result_off = pp->bytes_in;
+	for (int o = 0; o < nouts; o++)
+	{
+		GrPageOut  *out = &job->outs[o];
+
+		out->col = outs[o].col;
+		out->op = gr_gpu_cuda_op(outs[o].op, outs[o].k);
+		out->type = outs[o].type;
+		out->k = outs[o].k;
+		out->result_off = result_off;
+		result_off += GR_PAGE_ALIGN(sizeof(GrCudaResult));
+		if (out->op == GR_CUDA_TOPK)
+		{
+			out->topk_off = result_off;
+			result_off += GR_PAGE_ALIGN(sizeof(int64) * (Size) out->k);
+		}
+	}
+	/* only the aggregated columns' values are stored; every column is counted */
+	for (int o = 0; o < nouts; o++)
+		job->col_width[outs[o].col] = gr_type_size(outs[o].type);
+
+	for (int j = 0; j < GR_PAGE_JOBS; j++)
+	{
+		pp->jobs[j].slot = -1;
+		pp->jobs[j].bufs = MemoryContextAlloc(cxt, sizeof(Buffer) * pp->job_pages);
+		if (mode == GR_PAGE_PATH_CPU)
+			pp->jobs[j].job = MemoryContextAlloc(cxt, pp->bytes_all);
+	}
+	pp->reset_cb.func = page_path_reset;
+	pp->reset_cb.arg = pp;
+	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
+	return pp;
+}
+
+/* Decode one pinned page on the CPU: its visible line pointers, in order. */
+static void
+cpu_page(GrPagePath *pp, Buffer buf, const GrPageEntry *e)
+{
+	OffsetNumber offs[MaxHeapTuplesPerPage];
+	int			n = 0;
+
+	for (int off = 1; off <= e->nlp; off++)
+		if (gr_page_visible(e, off))
+			offs[n++] = off;
+	pp->cb.cpu_page(pp->cb.arg, buf, offs, n);
+	pp->cpu_pages++;
+}
+
+/* Finish the oldest job: fold what the GPU found, or decode it here. */
+static void
+complete_oldest(GrPagePath *pp)
+{
+	PageJobRef *ref = &pp->jobs[pp->first];
+	GrPageEntry *entries = gr_page_job_entries(ref->job);
+	const char *error = NULL;
+
+	if (ref->slot >= 0 && gr_gpu_wait_job_slot(ref->slot, &error))
+	{
+		pp->cb.gpu_job(pp->cb.arg, ref->job);
+		pp->gpu_pages += ref->npages;
+	}
+	else
+	{
+		for (int i = 0; i < ref->npages; i++)
+			cpu_page(pp, ref->bufs[i], &entries[i]);
+	}
+	for (int i = 0; i < ref->npages; i++)
+		ReleaseBuffer(ref->bufs[i]);
+	ref->npages = 0;
+	if (ref->slot >= 0)
+		gr_gpu_end_job_slot(ref->slot, false);
+	ref->slot = -1;
+	pp->first = (pp->first + 1) % GR_PAGE_JOBS;
+	pp->njobs--;
+}
+
+/* Hand the open job over: to the GPU, or (cpu mode) to be decoded when due. */
+static void
+close_job(GrPagePath *pp)
+{
+	PageJobRef *ref = &pp->jobs[(pp->first + pp->njobs - 1) % GR_PAGE_JOBS];
+	GrPageJob  *job = ref->job;
+
+	pp->open = false;
+	job->npages = ref->npages;
+	job->bytes_in = job->entries_off + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) ref->npages);
+	job->bytes_all = pp->bytes_all;
+	if (ref->slot >= 0)
+		gr_gpu_submit_job_slot(ref->slot, ref->npages);
+}
+
+/* Open a new job, making room first; false when no slot is free for it. */
+static bool
+open_job(GrPagePath *pp)
+{
+	PageJobRef *ref;
+	int			slot = -1;
+
+	if (pp->njobs == GR_PAGE_JOBS)
+		complete_oldest(pp);
+	if (pp->mode == GR_PAGE_PATH_ON)
+	{
+		slot = gr_gpu_take_job_slot();
+		if (slot < 0)
+			return false;
+	}
+	ref = &pp->jobs[(pp->first + pp->njobs) % GR_PAGE_JOBS];
+	ref->slot = slot;
+	if (slot >= 0)
+		ref->job = (GrPageJob *) gr_slot_values(slot);
+	ref->npages = 0;
+	memcpy(ref->job, pp->prefix, pp->prefix_bytes);
+	pp->njobs++;
+	pp->open = true;
+	return true;
+}
+
+/*
+ * Take over one page: its pinned buffer (the pin is the page path's now) and
+ * its visible line pointers, in increasing order.
+ */
+void
+gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis)
+{
+	PageJobRef *ref;
+	GrPageEntry *e;
+	GrPageEntry local;
+
+	Assert(nvis > 0 && !BufferIsLocal(buf));
+	if (!pp->open && !open_job(pp))
+	{
+		/* no slot free: this page goes through the CPU now */
+		e = &local;
+		ref = NULL;
+	}
+	else
+	{
+		ref = &pp->jobs[(pp->first + pp->njobs - 1) % GR_PAGE_JOBS];
+		e = &gr_page_job_entries(ref->job)[ref->npages];
+	}
+	e->buf = buf - 1;
+	e->nlp = vis[nvis - 1];
+	e->nvis = nvis;
+	memset(e->vis, 0, sizeof(e->vis));
+	for (int i = 0; i < nvis; i++)
+		e->vis[(vis[i] - 1) >> 6] |= UINT64CONST(1) << ((vis[i] - 1) & 63);
+	if (ref == NULL)
+	{
+		cpu_page(pp, buf, e);
+		ReleaseBuffer(buf);
+		return;
+	}
+	ref->bufs[ref->npages++] = buf;
+	if (ref->npages == pp->job_pages)
+		close_job(pp);
+}
+
+/* The scan is over: finish every job and drop every pin. */
+void
+gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_pages)
+{
+	if (pp->open)
+		close_job(pp);
+	while (pp->njobs > 0)
+		complete_oldest(pp);
+	*gpu_pages = pp->gpu_pages;
+	*cpu_pages = pp->cpu_pages;
+}
