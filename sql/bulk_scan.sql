@@ -31,7 +31,8 @@ BEGIN
 END
 $$;
 
--- EXPLAIN ANALYZE without what depends on the batch size or the run (and
+-- EXPLAIN ANALYZE without what depends on the batch size or the run (batch
+-- counts; pages decoded by the CPU or, through the page path, the GPU) (and
 -- PostgreSQL 18's fractional row counts written as 15's)
 CREATE FUNCTION bulk_explain(q text) RETURNS SETOF text
 LANGUAGE plpgsql AS $$
@@ -39,7 +40,7 @@ DECLARE
     line text;
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
-        IF line NOT LIKE '%Batches:%' AND line NOT LIKE '%Worker %' THEN
+        IF line NOT LIKE '%Batches:%' AND line NOT LIKE '%Decoded Pages:%' AND line NOT LIKE '%Worker %' THEN
             RETURN NEXT regexp_replace(line, '(rows=[0-9]+)\.[0-9]+', '\1', 'g');
         END IF;
     END LOOP;

@@ -11,9 +11,14 @@
 #      the GPU reduced the batches, that cancel and statement_timeout
 #      interrupt a GPU query, and that no slot leaks over 1000 queries;
 #   3. runs 32 sessions at once, each checking its answers;
-#   4. times gpu_sum(x) beside sum(x) over ROWS (default 50 M) rows, serial
-#      and with 8 parallel workers, each query in a fresh session, through
-#      the bulk scan and through the per-row path; shows the bulk scan's
+#   4. times gpu_sum(x) beside sum(x) over ROWS (default 50 M) rows held in
+#      shared_buffers (pg_prewarm), serial and with 8 parallel workers, each
+#      query in a fresh session, through the bulk scan's page path (the GPU
+#      reads the pages), its CPU decoding and the per-row path; checks the
+#      page path's answers, its fallback to the CPU when the GPU fails, and
+#      answers while writers change the pinned pages (GPU_HOST_STRESS_S
+#      seconds, default 30); restarts with the buffer pool unregistered;
+#      shows the bulk scan's
 #      EXPLAIN ANALYZE counters (GPU and CPU batches); shows the
 #      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
 #      it, GPU_HOST_SWEEP=2 also sweeps min_gpu_rows for 1024 groups).
@@ -137,24 +142,72 @@ timed() {
 		psql_ -At -c '\timing on' -c "$2" | ms_of
 }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# gpu_sum through the bulk scan (the default) and through the per-row
-# aggregate path (bulk_scan off), beside sum
+# the page path reads the table out of shared_buffers: load it there
+psql_ -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" -c "SELECT pg_prewarm('big') AS prewarmed_pages"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.2f", a/b}'; }
+# gpu_sum through the bulk scan's page path (the default), its CPU decoding
+# (page_path off) and the per-row aggregate path (bulk_scan off), beside sum
 for workers in 0 8; do
 	for q in "SELECT sum(x) FROM big" "SELECT gpu_sum(x) FROM big"; do timed $workers "$q" >/dev/null; done
-	: >"$scratch/native.$workers"; : >"$scratch/gpu.$workers"; : >"$scratch/row.$workers"
+	: >"$scratch/native.$workers"; : >"$scratch/gpu.$workers"; : >"$scratch/cpu.$workers"; : >"$scratch/row.$workers"
 	for run in 1 2 3 4 5; do
 		timed $workers "SELECT sum(x) FROM big" >>"$scratch/native.$workers"
 		timed $workers "SELECT gpu_sum(x) FROM big" >>"$scratch/gpu.$workers"
+		timed $workers "SET gpu_reduce.page_path = off; SELECT gpu_sum(x) FROM big" >>"$scratch/cpu.$workers"
 		timed $workers "SET gpu_reduce.bulk_scan = off; SELECT gpu_sum(x) FROM big" >>"$scratch/row.$workers"
 	done
-	n=$(median <"$scratch/native.$workers"); g=$(median <"$scratch/gpu.$workers"); r=$(median <"$scratch/row.$workers")
-	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x) bulk ${g} ms (native/gpu $(awk -v g=$g -v n=$n 'BEGIN{printf "%.2f", n/g}'))  row path ${r} ms (native/row $(awk -v r=$r -v n=$n 'BEGIN{printf "%.2f", n/r}'))" | tee -a "$out/e2e.txt"
+	n=$(median <"$scratch/native.$workers"); g=$(median <"$scratch/gpu.$workers")
+	c=$(median <"$scratch/cpu.$workers"); r=$(median <"$scratch/row.$workers")
+	echo "workers=$workers  sum(x) ${n} ms  gpu_sum(x): page path ${g} ms (native/gpu $(ratio $n $g))  CPU decoding ${c} ms (native/cpu $(ratio $n $c))  row path ${r} ms (native/row $(ratio $n $r))" | tee -a "$out/e2e.txt"
+	echo "  runs: native $(tr '\n' ' ' <"$scratch/native.$workers")| page path $(tr '\n' ' ' <"$scratch/gpu.$workers")| CPU decoding $(tr '\n' ' ' <"$scratch/cpu.$workers")" | tee -a "$out/e2e.txt"
 done
-echo "== the bulk scan's plan and counters (serial, then 8 workers)"
+echo "== the bulk scan's plan and counters (serial, then 8 workers): the page path decodes on the GPU"
 for workers in 0 8; do
 	PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.min_gpu_rows=65536" \
-		psql_ -c "EXPLAIN (ANALYZE, COSTS OFF) SELECT gpu_sum(x), gpu_max(x), count(*) FROM big WHERE x > 0" | tee -a "$out/e2e.txt"
+		psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x), gpu_max(x), count(*) FROM big WHERE x > 0" | tee "$scratch/plan" | tee -a "$out/e2e.txt"
+	grep -q "Page Path: gpu" "$scratch/plan" && grep -Eq "GPU Decoded Pages: [1-9]" "$scratch/plan" || { echo "page path not used"; fail=1; }
 done
+echo "== the page path's answers: every aggregate and a WHERE, serial and 8 workers, against native"
+for workers in 0 8; do
+	PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "SELECT
+		(SELECT gpu_sum(x) FROM big WHERE x > 0) = (SELECT sum(x) FROM big WHERE x > 0)
+		AND (SELECT gpu_min(x) FROM big) = (SELECT min(x) FROM big)
+		AND (SELECT gpu_avg(x)::text FROM big) = (SELECT avg(x)::text FROM big)
+		AND (SELECT gpu_top2(x) FROM big) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM big ORDER BY x DESC LIMIT 2) s)
+		AND (SELECT gpu_topk(x, 100) FROM big WHERE x < 0) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM big WHERE x < 0 ORDER BY x DESC LIMIT 100) s)
+		AS page_path_answers_$workers" | tee "$scratch/pa"
+	grep -q '^t$' "$scratch/pa" || fail=1
+done
+echo "== a failing GPU: each job's pinned pages are decoded on the CPU instead"
+psql_ -At -c "SET gpu_reduce.debug_fail_gpu = on" -c "SET max_parallel_workers_per_gather = 0" \
+	-c "SELECT (SELECT gpu_sum(x) FROM big) = (SELECT sum(x) FROM big) AS same_after_fallback" 2>&1 | tee "$scratch/ff"
+grep -q '^t$' "$scratch/ff" && grep -q "WARNING:  GPU page decoding failed" "$scratch/ff" || fail=1
+echo "== writers change pinned pages while the scans repeat (${GPU_HOST_STRESS_S:-30} s): each answer equals native in the same snapshot"
+psql_ -c "DROP TABLE IF EXISTS churn" -c "CREATE TABLE churn AS SELECT g AS k, g::int8 AS x FROM generate_series(1, 2000000) g" \
+	-c "VACUUM ANALYZE churn" -c "SELECT pg_prewarm('churn')" >/dev/null
+end=$((SECONDS + ${GPU_HOST_STRESS_S:-30}))
+for w in 1 2 3 4; do
+	(while [ $SECONDS -lt $end ]; do
+		psql_ -q -c "BEGIN" -c "UPDATE churn SET x = x + 1 WHERE k % 1000 = (random() * 999)::int" \
+			-c "DELETE FROM churn WHERE k % 5000 = (random() * 4999)::int" \
+			-c "INSERT INTO churn SELECT g, g FROM generate_series(1, 500) g" \
+			-c "$([ $w = 1 ] && echo ROLLBACK || echo COMMIT)" >/dev/null 2>&1
+		[ $w = 2 ] && psql_ -q -c "VACUUM churn" >/dev/null 2>&1
+	done) &
+done
+scans=0 bad=0
+while [ $SECONDS -lt $end ]; do
+	for workers in 0 4; do
+		r=$(PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "SELECT
+			(SELECT gpu_sum(x) FROM churn) = (SELECT sum(x) FROM churn)
+			AND (SELECT gpu_max(x) FROM churn WHERE k > 1000) = (SELECT max(x) FROM churn WHERE k > 1000)" 2>&1)
+		scans=$((scans + 1)); [ "$r" = t ] || { bad=$((bad + 1)); echo "stress: $r"; }
+	done
+done
+wait
+echo "stress: $scans statements, $bad wrong"
+[ "$bad" = 0 ] && [ "$scans" -gt 0 ] || fail=1
+PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM churn" | grep -E "Page Path|Decoded"
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
 for q in "sum(x)" "gpu_sum(x)"; do
@@ -205,6 +258,18 @@ psql_ -c "SELECT * FROM gpu_reduce_devices()" | tee -a "$out/devices.txt"
 idle=$(psql_ -At -c "SELECT count(*) FROM gpu_reduce_devices() WHERE batches = 0")
 echo "GPUs that reduced no batch: $idle"
 [ "$idle" = 0 ] || fail=1
+echo "== the buffer pool not registered (gpu_reduce.register_buffers = off): the bulk scan decodes on the CPU"
+su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts -c gpu_reduce.register_buffers=off\" restart -w" >/dev/null
+for t in $(seq 1 60); do
+	psql_ -At -c "SET client_min_messages = warning; SELECT count(*) FROM gpu_reduce_devices()" 2>/dev/null | grep -qv '^0$' && break
+	sleep 0.5
+done
+PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM big" |
+	tee "$scratch/unreg" | grep -E "Page Path|Decoded"
+grep -q "Page Path: off (the buffer pool is not registered with the GPU)" "$scratch/unreg" || fail=1
+psql_ -At -c "SELECT (SELECT gpu_sum(x) FROM big) = (SELECT sum(x) FROM big) AS same_unregistered" | tee "$scratch/ur"
+grep -q '^t$' "$scratch/ur" || fail=1
+grep -q "did not register the buffer pool" "$dir/log/server.log" || { echo "no log line about the buffer pool"; fail=1; }
 grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
 cp "$dir/log/server.log" "$out/server.log"
 echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"

@@ -18,7 +18,8 @@
 # '-c max_worker_processes=32'), plus those of test/harness.sh (PG_CONFIG,
 # GPU_REDUCE_MAKEFLAGS, ...).
 # The default and preload passes also run the isolation specs of
-# test/isolation (concurrent sessions, pg_isolation_regress).
+# test/isolation (concurrent sessions, pg_isolation_regress); the default pass
+# runs them once more through the page path (gpu_reduce.page_path = cpu).
 # First builds and runs test/xsum_test.c, the unit test of the exact float
 # accumulators.  Ends with the line 'N passed, N failed' (test files x passes,
 # isolation specs included).
@@ -142,6 +143,13 @@ run_pass() {
 			"$GR_TMP/out/$pass-isolation" "${GR_DB}_isolation" "$NISO" "" $ISO_TESTS
 		;;
 	esac
+	if [ "$pass" = default ]; then
+		# the same specs through the page path, pages held pinned a few jobs at a time
+		# shellcheck disable=SC2086
+		run_runner "$pass-isolation-pagepath" "$PG_ISOLATION_REGRESS" "$GR_TMP/isolation" \
+			"$GR_TMP/out/$pass-isolation-pagepath" "${GR_DB}_isolation" "$NISO" \
+			"-c gpu_reduce.page_path=cpu -c gpu_reduce.page_pins=8" $ISO_TESTS
+	fi
 }
 
 for p in $PASSES; do
