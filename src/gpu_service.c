@@ -302,11 +302,15 @@ poll_streams(void)
 	return busy;
 }
 
-/* Hand submitted slots to idle streams, round robin over all of them. */
-static void
+/*
+ * Hand submitted slots to idle streams, round robin over all of them.
+ * Returns how many submitted slots are left waiting for a stream.
+ */
+static int
 dispatch_slots(void)
 {
 	static int	next_stream = 0;
+	int			waiting = 0;
 
 	for (int i = 0; i < gr_shared->nslots; i++)
 	{
@@ -322,12 +326,16 @@ dispatch_slots(void)
 			if (streams[s].slot < 0)
 				break;
 		if (tries == nstreams)
-			return;				/* every stream busy */
+		{
+			waiting++;			/* every stream busy */
+			continue;
+		}
 		if (!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_RUNNING))
 			continue;			/* taken back by its owner */
 		start_slot(&streams[s], i);
 		next_stream = (s + 1) % nstreams;
 	}
+	return waiting;
 }
 
 /* Before exit: no backend may wait on a slot this process will not finish. */
@@ -421,6 +429,7 @@ gr_service_main(Datum arg)
 	while (!ShutdownRequestPending)
 	{
 		int			busy;
+		int			waiting;
 
 		if (ConfigReloadPending)
 		{
@@ -437,15 +446,18 @@ gr_service_main(Datum arg)
 		}
 		ResetLatch(MyLatch);
 		(void) poll_streams();
-		dispatch_slots();
+		waiting = dispatch_slots();
 		busy = poll_streams();
 
 		/*
 		 * While batches are on a GPU, poll without sleeping: a backend may
 		 * be waiting for the result, and a sleep's timer slack alone would
-		 * be longer than the GPU work.  Idle, sleep until a submit.
+		 * be longer than the GPU work.  Idle, sleep until a submit; but not
+		 * while submitted slots wait for a stream: their submits' wake-ups
+		 * were consumed by the ResetLatch above, and the streams that were
+		 * busy may have finished in the last poll.
 		 */
-		if (busy == 0)
+		if (busy == 0 && waiting == 0)
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 1000L, PG_WAIT_EXTENSION);
 		else
