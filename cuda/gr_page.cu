@@ -86,7 +86,9 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 			bool		bad = false;
 			unsigned	m;
 
-			if (off <= nlp && gr_page_visible(e, off))
+			bool		vis = off <= nlp && gr_page_visible(e, page, off);
+
+			if (vis)
 			{
 				uint32_t	len = gr_page_tuple_len(page, off, GR_PAGE_SIZE);
 
@@ -102,6 +104,9 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 			m = __ballot_sync(GR_FULL_MASK, bad);
 			if (lane == 0 && m != 0)
 				atomicAdd(&counts[GR_PAGE_COUNT_BAD(ncols)], (unsigned long long) __popc(m));
+			m = __ballot_sync(GR_FULL_MASK, vis);
+			if (lane == 0 && m != 0)
+				atomicAdd(&counts[GR_PAGE_COUNT_VIS(ncols)], (unsigned long long) __popc(m));
 			for (int c = 0; c < ncols; c++)
 			{
 				bool		keep = pass && !nulls[c];

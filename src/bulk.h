@@ -17,7 +17,9 @@
 
 #include "nodes/extensible.h"
 #include "storage/buf.h"
+#include "storage/bufpage.h"
 #include "storage/off.h"
+#include "utils/snapshot.h"
 
 #define GR_BULK_NAME "GpuReduce"
 
@@ -90,7 +92,8 @@ extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const struct GrQual *quals, int nquals,
 									  const GrPageOutSpec *outs, int nouts,
 									  const GrPageCallbacks *cb);
-extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis);
+extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
+extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
 extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_pages);
 
 /* finalize and serialize a state outside an aggregate call (agg.c, serial.c) */

@@ -463,6 +463,7 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	int			ncols = d->ncols;
 
 	bs->counters[C_CPU_PAGES]++;
+	bs->counters[C_TUPLES] += n;
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
 		__builtin_prefetch(gr_page_tuple(page, offs[i]));
@@ -529,6 +530,7 @@ page_gpu(void *arg, struct GrPageJob *job)
 	int			j = 0;
 
 	bs->counters[C_ROWS] += rows;
+	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
 	for (int o = 0; o < bs->noutputs; o++)
 	{
 		BulkOutput *out = &bs->outputs[o];
@@ -622,6 +624,44 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 }
 
 /*
+ * For the page path: read one page and, if every normal line pointer of it
+ * is visible and stays so under the pin (gr_page_path_all_normal), hand it
+ * over without looking at its line pointers, which is all the CPU does for
+ * such a page.  False, holding nothing, for any other page: the caller
+ * reads it as a sequential scan does.
+ */
+static bool
+scan_page_whole(BulkScanState *bs, HeapScanDesc scan, BlockNumber blk, GrPagePath *pp)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	Buffer		buf;
+	Page		page;
+	OffsetNumber maxoff;
+	bool		whole;
+
+	CHECK_FOR_INTERRUPTS();
+	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, scan->rs_strategy);
+	/* as heapgetpage: prune if worth it, then look under the share lock */
+	heap_page_prune_opt(rel, buf);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	gr_test_old_snapshot(snapshot, rel, page);
+	maxoff = PageGetMaxOffsetNumber(page);
+	whole = gr_page_path_all_normal(page, snapshot);
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (!whole || maxoff == 0)
+	{
+		ReleaseBuffer(buf);
+		return false;
+	}
+	bs->counters[C_PAGES]++;
+	bs->counters[C_ALLVISIBLE]++;
+	gr_page_path_add(pp, buf, NULL, maxoff);
+	return true;
+}
+
+/*
  * Read one page and decode it, or hand it to the page path: then its pin
  * and visible line pointers are the page path's.
  */
@@ -631,11 +671,12 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 {
 	Page		page;
 
+	if (pp != NULL && scan_page_whole(bs, scan, blk, pp))
+		return;
 	read_page(scan, blk);
 	page = BufferGetPage(scan->rs_cbuf);
 	bs->counters[C_PAGES]++;
 	bs->counters[C_ALLVISIBLE] += PageIsAllVisible(page) ? 1 : 0;
-	bs->counters[C_TUPLES] += scan->rs_ntuples;
 	if (pp != NULL && scan->rs_ntuples > 0)
 	{
 		Buffer		buf = scan->rs_cbuf;

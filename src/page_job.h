@@ -35,16 +35,24 @@
 /* most pages in one job */
 #define GR_PAGE_JOB_MAX_PAGES	2048
 
-/* counts[] beyond the columns' own: rows kept, tuples not decodable */
+/* counts[] beyond the columns' own: rows kept, tuples not decodable, visible tuples */
 #define GR_PAGE_COUNT_ROWS(ncols)	(ncols)
 #define GR_PAGE_COUNT_BAD(ncols)	((ncols) + 1)
+#define GR_PAGE_COUNT_VIS(ncols)	((ncols) + 2)
 
-/* One pinned page: its buffer and which of its line pointers are visible. */
+/* GrPageEntry.flags: every normal line pointer up to nlp is visible */
+#define GR_PAGE_ALL_NORMAL		0x0001
+
+/*
+ * One pinned page: its buffer and which of its line pointers are visible,
+ * as a bitmap, or (GR_PAGE_ALL_NORMAL: an all-visible page whose unused
+ * line pointers cannot be reused while it is pinned) every normal one.
+ */
 typedef struct GrPageEntry
 {
 	uint32_t	buf;			/* 0-based index into the buffer pool */
 	uint16_t	nlp;			/* line pointers to look at (1..nlp) */
-	uint16_t	nvis;			/* bits set in vis */
+	uint16_t	flags;
 	uint64_t	vis[GR_PAGE_VIS_WORDS]; /* bit i-1: line pointer i is visible */
 } GrPageEntry;
 
@@ -71,8 +79,8 @@ typedef struct GrPageJob
 	uint32_t	desc_off;
 	uint32_t	entries_off;
 	uint8_t		col_width[GR_PAGE_MAX_COLS];	/* bytes of each column's values */
-	/* values per column, then rows kept and undecodable tuples */
-	uint64_t	counts[GR_PAGE_MAX_COLS + 2];
+	/* values per column, then rows kept, undecodable and visible tuples */
+	uint64_t	counts[GR_PAGE_MAX_COLS + 3];
 	GrQual		quals[GR_MAX_QUALS];
 	GrPageOut	outs[GR_PAGE_MAX_OUTS];
 } GrPageJob;
@@ -100,10 +108,12 @@ gr_page_job_col_cap(const GrPageJob *job)
 	return (int64_t) job->npages * GR_PAGE_MAX_TUPLES;
 }
 
-/* Whether line pointer 'off' (1-based) of an entry is visible. */
+/* Whether line pointer 'off' (1-based) of an entry's page is visible. */
 GR_HOSTDEV bool
-gr_page_visible(const GrPageEntry *e, int off)
+gr_page_visible(const GrPageEntry *e, const uint8_t *page, int off)
 {
+	if (e->flags & GR_PAGE_ALL_NORMAL)
+		return gr_page_lp_normal(page, off);
 	return (e->vis[(off - 1) >> 6] >> ((off - 1) & 63)) & 1;
 }
 

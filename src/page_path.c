@@ -21,9 +21,11 @@
  */
 #include "bulk.h"
 
+#include "access/xact.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "utils/snapshot.h"
 
 #include "gpu_shared.h"
 #include "page_job.h"
@@ -217,10 +219,11 @@ static void
 cpu_page(GrPagePath *pp, Buffer buf, const GrPageEntry *e)
 {
 	OffsetNumber offs[MaxHeapTuplesPerPage];
+	const uint8 *page = (const uint8 *) BufferGetPage(buf);
 	int			n = 0;
 
 	for (int off = 1; off <= e->nlp; off++)
-		if (gr_page_visible(e, off))
+		if (gr_page_visible(e, page, off))
 			offs[n++] = off;
 	pp->cb.cpu_page(pp->cb.arg, buf, offs, n);
 	pp->cpu_pages++;
@@ -297,16 +300,18 @@ open_job(GrPagePath *pp)
 
 /*
  * Take over one page: its pinned buffer (the pin is the page path's now) and
- * its visible line pointers, in increasing order.
+ * its visible line pointers, 'n' of them in increasing order; or, with vis
+ * NULL, every normal line pointer up to n (an all-visible page whose unused
+ * line pointers are not reused while it is pinned: gr_page_path_all_normal).
  */
 void
-gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis)
+gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n)
 {
 	PageJobRef *ref;
 	GrPageEntry *e;
 	GrPageEntry local;
 
-	Assert(nvis > 0 && !BufferIsLocal(buf));
+	Assert(n > 0 && !BufferIsLocal(buf));
 	if (!pp->open && !open_job(pp))
 	{
 		/* no slot free: this page goes through the CPU now */
@@ -319,11 +324,19 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis)
 		e = &gr_page_job_entries(ref->job)[ref->npages];
 	}
 	e->buf = buf - 1;
-	e->nlp = vis[nvis - 1];
-	e->nvis = nvis;
-	memset(e->vis, 0, sizeof(e->vis));
-	for (int i = 0; i < nvis; i++)
-		e->vis[(vis[i] - 1) >> 6] |= UINT64CONST(1) << ((vis[i] - 1) & 63);
+	if (vis == NULL)
+	{
+		e->nlp = n;
+		e->flags = GR_PAGE_ALL_NORMAL;
+	}
+	else
+	{
+		e->nlp = vis[n - 1];
+		e->flags = 0;
+		memset(e->vis, 0, sizeof(e->vis));
+		for (int i = 0; i < n; i++)
+			e->vis[(vis[i] - 1) >> 6] |= UINT64CONST(1) << ((vis[i] - 1) & 63);
+	}
 	if (ref == NULL)
 	{
 		cpu_page(pp, buf, e);
@@ -333,6 +346,22 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int nvis)
 	ref->bufs[ref->npages++] = buf;
 	if (ref->npages == pp->job_pages)
 		close_job(pp);
+}
+
+/*
+ * Whether a page locked in share mode may be handed over as "every normal
+ * line pointer up to its max offset": all-visible (and the snapshot not
+ * taken on a standby, where that bit cannot be trusted), not serializable
+ * (heapgetpage's per-tuple conflict checks), and no unused line pointer
+ * that an insert could reuse while we hold only the pin (PageAddItem reuses
+ * one only when PD_HAS_FREE_LINES is set).  Normal line pointers stay
+ * normal under a pin: pruning and defragmenting need the cleanup lock.
+ */
+bool
+gr_page_path_all_normal(Page page, Snapshot snapshot)
+{
+	return PageIsAllVisible(page) && !snapshot->takenDuringRecovery &&
+		!PageHasFreeLinePointers(page) && !IsolationIsSerializable();
 }
 
 /* The scan is over: finish every job and drop every pin. */

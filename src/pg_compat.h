@@ -49,4 +49,14 @@
 #define GR_EXPLAIN_FORMAT_H "commands/explain.h"
 #endif
 
+/*
+ * PostgreSQL 17 removed old_snapshot_threshold, and with it the check a
+ * page-mode scan made on each page it locked (TestForOldSnapshot).
+ */
+#if PG_VERSION_NUM < 170000
+#define gr_test_old_snapshot(snapshot, rel, page) TestForOldSnapshot(snapshot, rel, page)
+#else
+#define gr_test_old_snapshot(snapshot, rel, page) ((void) 0)
+#endif
+
 #endif							/* GR_PG_COMPAT_H */

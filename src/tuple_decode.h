@@ -156,6 +156,15 @@ gr_page_tuple(const uint8_t *page, int off)
 	return page + (lp & 0x7FFF);	/* lp_off: the low 15 bits */
 }
 
+/* Whether line pointer 'off' (1-based) is LP_NORMAL (ItemIdIsNormal). */
+GR_HOSTDEV bool
+gr_page_lp_normal(const uint8_t *page, int off)
+{
+	uint32_t	lp = gr_load32(page + GR_PAGE_LINP_OFFSET + 4 * (off - 1));
+
+	return ((lp >> 15) & 3) == 1;	/* lp_flags == LP_NORMAL */
+}
+
 /*
  * The length of that tuple (lp_len, the high 15 bits), or 0 when it would
  * not lie inside a page of page_size bytes.
