@@ -3,7 +3,8 @@
 #
 # usage: bash bench/pg_bench.sh [--rows N] [--runs R] [--out DIR] [--cases LIST] [--modes LIST]
 #                               [--sessions LIST] [--workers W] [--server harness|gpuhost]
-#                               [--shared-buffers SIZE] [--session-opts OPTS] [--no-build] [--append]
+#                               [--shared-buffers SIZE] [--session-opts OPTS] [--server-opts OPTS]
+#                               [--no-build] [--append]
 #   --rows N          rows per table (default 50000000)
 #   --runs R          timed runs per query after one warm-up (default 3); the median counts
 #   --out DIR         where report.md, results.csv, ratios.png and logs go (default $OUT or /tmp/pg_bench)
@@ -16,6 +17,7 @@
 #   --shared-buffers  server shared_buffers (default a quarter of RAM, at most 32GB)
 #   --session-opts    settings of every session (default "-c jit=off -c work_mem=1GB": the GPU
 #                     host's PostgreSQL has no JIT, and GROUP BY hash tables fit in memory)
+#   --server-opts     more server settings, e.g. "-c huge_pages=on" (default none)
 #   --no-build        use the installed extension (harness) / do not build (gpuhost)
 #   --append          add to the out dir's results.csv instead of starting it anew (a long suite
 #                     split over several commands, e.g. --cases 'sum*' then --cases 'group*')
@@ -36,7 +38,7 @@ pgb_log() { printf '[pg_bench] %s\n' "$*" >&2; }
 pgb_die() { printf '[pg_bench] ERROR: %s\n' "$*" >&2; exit 1; }
 
 rows=50000000 runs=3 out=${OUT:-/tmp/pg_bench} case_list='*' modes=serial,parallel
-sessions=warm,fresh workers=8 server=harness shared_buffers= PGB_NO_BUILD=0
+sessions=warm,fresh workers=8 server=harness shared_buffers= server_opts= PGB_NO_BUILD=0
 PGB_SESSION_OPTS="-c jit=off -c work_mem=1GB" append=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--server) server=$2; shift 2 ;;
 	--shared-buffers) shared_buffers=$2; shift 2 ;;
 	--session-opts) PGB_SESSION_OPTS=$2; shift 2 ;;
+	--server-opts) server_opts=$2; shift 2 ;;
 	--no-build) PGB_NO_BUILD=1; shift ;;
 	--append) append=1; shift ;;
 	-h | --help) sed -n '2,/^set -e/p' "$0" | sed 's/^# \{0,1\}//; /^set -e/d'; exit 0 ;;
@@ -127,7 +130,7 @@ for m in "${mode_list[@]}"; do case $m in serial | parallel) ;; *) pgb_die "--mo
 for s in "${session_list[@]}"; do case $s in warm | fresh) ;; *) pgb_die "--sessions: warm, fresh" ;; esac; done
 
 pgb_server_start -c shared_preload_libraries=gpu_reduce -c max_worker_processes=32 -c max_parallel_workers=16 \
-	-c shared_buffers="$shared_buffers" -c max_connections=100
+	-c shared_buffers="$shared_buffers" -c max_connections=100 $server_opts
 host=$(pgb_host)
 # the commit measured (a checkout without git history: -), "+" when the work tree differs from it
 build=$(git -C "$PGB_ROOT" rev-parse --short HEAD 2>/dev/null || echo -)
