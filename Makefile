@@ -8,7 +8,7 @@
 EXTENSION = gpu_reduce
 MODULE_big = gpu_reduce
 DATA = gpu_reduce--1.0.sql gpu_reduce--1.1.sql gpu_reduce--1.0--1.1.sql
-OBJS = src/gpu_reduce.o src/agg.o src/batch.o src/partial.o \
+OBJS = src/gpu_reduce.o src/types.o src/agg.o src/batch.o src/partial.o \
 	src/cpu_reduce.o src/serial.o src/stats.o src/xsum.o \
 	src/gpu_client.o src/gpu_shmem.o src/bulk_plan.o src/bulk_scan.o
 

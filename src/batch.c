@@ -25,25 +25,6 @@
  */
 #define GR_CPU_BATCH_ROWS 1024
 
-/* Size in bytes of one value of the type. */
-int
-gr_type_size(GrType type)
-{
-	switch (type)
-	{
-		case GR_INT2:
-			return sizeof(int16);
-		case GR_INT4:
-		case GR_FLOAT4:
-			return sizeof(int32);
-		case GR_INT8:
-		case GR_FLOAT8:
-			return sizeof(int64);
-	}
-	elog(ERROR, "gpu_reduce: unknown type %d", (int) type);
-	return 0;
-}
-
 /* Budget bookkeeping: 'bytes' more (or fewer, if negative) held. */
 static void
 account_buffer(int64 bytes)

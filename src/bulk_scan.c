@@ -335,22 +335,23 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 			q->op = GR_QUAL_FALSE;
 			continue;
 		}
+		/* the constant's storage kind: its type's entry (the planner checked its class) */
 		type = exprType((Node *) es->expr);
-		switch (type)
+		switch (gr_type_info(gr_type_of_oid(type))->storage)
 		{
-			case INT2OID:
+			case GR_INT2:
 				q->ival = DatumGetInt16(v);
 				break;
-			case INT4OID:
+			case GR_INT4:
 				q->ival = DatumGetInt32(v);
 				break;
-			case INT8OID:
+			case GR_INT8:
 				q->ival = DatumGetInt64(v);
 				break;
-			case FLOAT4OID:
+			case GR_FLOAT4:
 				q->fval = DatumGetFloat4(v);
 				break;
-			case FLOAT8OID:
+			case GR_FLOAT8:
 				q->fval = DatumGetFloat8(v);
 				break;
 		}

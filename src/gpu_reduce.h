@@ -35,7 +35,12 @@ typedef enum GrOp
 
 #define GR_OP_LAST GR_OP_TOPK
 
-/* the input type; numbers are part of the state format */
+/*
+ * The input type; numbers are part of the state format.  Everything that
+ * differs between types is in its entry of gr_types (types.c); the first
+ * five are also the storage kinds every other type's batch values take
+ * (GrTypeInfo.storage), which the CPU loops and the kernels know.
+ */
 typedef enum GrType
 {
 	GR_INT2 = 1,
@@ -46,6 +51,41 @@ typedef enum GrType
 } GrType;
 
 #define GR_TYPE_LAST GR_FLOAT8
+
+/* how a type's gpu_sum/gpu_avg add up (GrTypeInfo.sum) */
+typedef enum GrSumKind
+{
+	GR_SUM_NONE = 0,			/* no gpu_sum/gpu_avg for the type */
+	GR_SUM_INT,					/* a 128-bit integer sum (isum) */
+	GR_SUM_FLOAT				/* the exact float accumulator */
+} GrSumKind;
+
+struct GrState;
+
+/*
+ * One input type: everything the aggregates, the reducers, the serializer
+ * and the bulk scan need to know of it.  Adding a type is one entry of
+ * gr_types (types.c) and its lines of the install script's matrix.
+ */
+typedef struct GrTypeInfo
+{
+	const char *name;			/* in gpu_reduce_state_info */
+	Oid			oid;			/* the SQL type */
+	uint8		width;			/* bytes of one batch value */
+	uint8		storage;		/* GrType (1..5) whose batch layout, keys and kernels it uses */
+	uint8		sum;			/* GrSumKind */
+	uint8		qual_class;		/* bulk WHERE: a column compares with constants of its class */
+	int64		key_min;		/* range of its order keys (serialized states are checked) */
+	int64		key_max;
+	Datum		(*from_key) (int64 key);	/* an order key's value as a Datum */
+	Datum		(*sum_final) (struct GrState *st);	/* gpu_sum's result */
+	Datum		(*avg_final) (struct GrState *st);	/* gpu_avg's result */
+} GrTypeInfo;
+
+extern const GrTypeInfo gr_types[GR_TYPE_LAST + 1];
+
+/* The entry of a type. */
+#define gr_type_info(type) (&gr_types[(type)])
 
 /* largest k accepted by gpu_topk */
 #define GR_TOPK_MAX 100000
@@ -100,11 +140,10 @@ gr_partial_set_xsum(GrPartial *p, GrXsum *x)
 }
 
 /* Bytes of one value of the type. */
-#define GR_TYPE_WIDTH(type) \
-	(((type) == GR_INT8 || (type) == GR_FLOAT8) ? 8 : (type) == GR_INT2 ? 2 : 4)
+#define GR_TYPE_WIDTH(type) (gr_types[(type)].width)
 
-/* Whether a type's sums are kept in an exact float accumulator. */
-#define GR_IS_FLOAT(type) ((type) == GR_FLOAT4 || (type) == GR_FLOAT8)
+/* Whether a type's values are floats (sums in the exact float accumulator). */
+#define GR_IS_FLOAT(type) (gr_types[(type)].storage >= GR_FLOAT4)
 
 /* Raw values waiting to be reduced, in the input type's own width. */
 typedef struct GrBatch
@@ -171,9 +210,11 @@ extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type,
 extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
+extern int32 gr_check_k(Datum k, bool isnull);
+
+/* the type table (types.c) */
 extern int	gr_type_size(GrType type);
 extern GrType gr_type_of_oid(Oid typid);
-extern int32 gr_check_k(Datum k, bool isnull);
 
 /* partial results (partial.c) */
 extern Size gr_partial_size(GrOp op, GrType type);
@@ -220,16 +261,16 @@ static inline void
 gr_store_value(GrType type, void *values, int32 i, Datum value)
 {
 #ifdef USE_FLOAT8_BYVAL
-	uint32		bit = 1u << type;
+	int			width = GR_TYPE_WIDTH(type);
 
-	if (bit & ((1u << GR_INT8) | (1u << GR_FLOAT8)))
+	if (width == 8)
 		((uint64 *) values)[i] = (uint64) value;
-	else if (bit & ((1u << GR_INT4) | (1u << GR_FLOAT4)))
+	else if (width == 4)
 		((uint32 *) values)[i] = (uint32) value;
 	else
 		((uint16 *) values)[i] = (uint16) value;
 #else
-	switch (type)
+	switch (gr_types[type].storage)
 	{
 		case GR_INT2:
 			((int16 *) values)[i] = DatumGetInt16(value);
@@ -318,9 +359,10 @@ static pg_attribute_always_inline void
 gr_fold_one(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
+	GrType		storage = gr_types[st->type].storage;
 	int64		key;
 
-	switch (st->type)
+	switch (storage)
 	{
 		case GR_INT2:
 			key = DatumGetInt16(value);
@@ -342,8 +384,8 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (GR_IS_FLOAT(st->type))
-				gr_state_add_double(st, st->type == GR_FLOAT8 ? DatumGetFloat8(value)
+			if (storage >= GR_FLOAT4)
+				gr_state_add_double(st, storage == GR_FLOAT8 ? DatumGetFloat8(value)
 									: (double) DatumGetFloat4(value));
 			else
 				p->isum += key;

@@ -134,16 +134,7 @@ read_uint(Reader *r, int n)
 static bool
 key_in_range(GrType type, int64 key)
 {
-	switch (type)
-	{
-		case GR_INT2:
-			return key >= PG_INT16_MIN && key <= PG_INT16_MAX;
-		case GR_INT4:
-		case GR_FLOAT4:
-			return key >= PG_INT32_MIN && key <= PG_INT32_MAX;
-		default:
-			return true;
-	}
+	return key >= gr_type_info(type)->key_min && key <= gr_type_info(type)->key_max;
 }
 
 /* Parse and check serialized bytes into a new state in CurrentMemoryContext. */
@@ -272,10 +263,9 @@ Datum
 gpu_reduce_state_info(PG_FUNCTION_ARGS)
 {
 	static const char *const ops[] = {"", "sum", "min", "max", "avg", "topk"};
-	static const char *const types[] = {"", "int2", "int4", "int8", "float4", "float8"};
 	GrState    *st = read_state(PG_GETARG_BYTEA_PP(0));
 
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf("op=%s type=%s count=" INT64_FORMAT,
-											  ops[st->op], types[st->type],
+											  ops[st->op], gr_type_info(st->type)->name,
 											  st->partial.count)));
 }
