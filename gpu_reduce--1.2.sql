@@ -463,3 +463,165 @@ CREATE AGGREGATE gpu_topk(double precision, integer) (
     PARALLEL = SAFE
 );
 
+-- date (since 1.2)
+
+CREATE FUNCTION gpu_min_trans(internal, date) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_min_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_min_final(internal, date) RETURNS date
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_min(date) (
+    SFUNC = gpu_min_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_max_trans(internal, date) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_max_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_max_final(internal, date) RETURNS date
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_max(date) (
+    SFUNC = gpu_max_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_top2_trans(internal, date) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_top2_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_top2_final(internal, date) RETURNS date[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_top2(date) (
+    SFUNC = gpu_top2_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_top2_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_topk_trans(internal, date, integer) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_topk_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_topk_final(internal, date, integer) RETURNS date[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_topk(date, integer) (
+    SFUNC = gpu_topk_trans, STYPE = internal, SSPACE = 1024,
+    FINALFUNC = gpu_topk_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+-- timestamp (since 1.2)
+
+CREATE FUNCTION gpu_min_trans(internal, timestamp) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_min_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_min_final(internal, timestamp) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_min(timestamp) (
+    SFUNC = gpu_min_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_max_trans(internal, timestamp) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_max_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_max_final(internal, timestamp) RETURNS timestamp
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_max(timestamp) (
+    SFUNC = gpu_max_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_top2_trans(internal, timestamp) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_top2_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_top2_final(internal, timestamp) RETURNS timestamp[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_top2(timestamp) (
+    SFUNC = gpu_top2_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_top2_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_topk_trans(internal, timestamp, integer) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_topk_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_topk_final(internal, timestamp, integer) RETURNS timestamp[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_topk(timestamp, integer) (
+    SFUNC = gpu_topk_trans, STYPE = internal, SSPACE = 1024,
+    FINALFUNC = gpu_topk_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+-- timestamp with time zone (since 1.2)
+
+CREATE FUNCTION gpu_min_trans(internal, timestamp with time zone) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_min_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_min_final(internal, timestamp with time zone) RETURNS timestamp with time zone
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_min(timestamp with time zone) (
+    SFUNC = gpu_min_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_max_trans(internal, timestamp with time zone) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_max_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_max_final(internal, timestamp with time zone) RETURNS timestamp with time zone
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_max(timestamp with time zone) (
+    SFUNC = gpu_max_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_top2_trans(internal, timestamp with time zone) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_top2_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_top2_final(internal, timestamp with time zone) RETURNS timestamp with time zone[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_top2(timestamp with time zone) (
+    SFUNC = gpu_top2_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_top2_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_topk_trans(internal, timestamp with time zone, integer) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_topk_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_topk_final(internal, timestamp with time zone, integer) RETURNS timestamp with time zone[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_topk(timestamp with time zone, integer) (
+    SFUNC = gpu_topk_trans, STYPE = internal, SSPACE = 1024,
+    FINALFUNC = gpu_topk_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+

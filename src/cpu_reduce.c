@@ -22,10 +22,9 @@ key_at(GrType storage, const void *values, int32 i)
 			return ((const int64 *) values)[i];
 		case GR_FLOAT4:
 			return gr_key_float4(((const float4 *) values)[i]);
-		case GR_FLOAT8:
+		default:
 			return gr_key_float8(((const float8 *) values)[i]);
 	}
-	return 0;
 }
 
 /* Exact sum of a batch of integers. */

@@ -47,10 +47,13 @@ typedef enum GrType
 	GR_INT4 = 2,
 	GR_INT8 = 3,
 	GR_FLOAT4 = 4,
-	GR_FLOAT8 = 5
+	GR_FLOAT8 = 5,
+	GR_DATE = 6,				/* int4 inside: days, ±infinity at the int32 ends */
+	GR_TIMESTAMP = 7,			/* int8 inside: microseconds, ±infinity at the ends */
+	GR_TIMESTAMPTZ = 8
 } GrType;
 
-#define GR_TYPE_LAST GR_FLOAT8
+#define GR_TYPE_LAST GR_TIMESTAMPTZ
 
 /* how a type's gpu_sum/gpu_avg add up (GrTypeInfo.sum) */
 typedef enum GrSumKind

@@ -157,6 +157,8 @@ read_state(bytea *bytes)
 		malformed(psprintf("unknown operation %d", op));
 	if (type < GR_INT2 || type > GR_TYPE_LAST)
 		malformed(psprintf("unknown type %d", type));
+	if ((op == GR_OP_SUM || op == GR_OP_AVG) && gr_type_info(type)->sum == GR_SUM_NONE)
+		malformed(psprintf("no sum of type %s", gr_type_info(type)->name));
 
 	st = gr_state_create(CurrentMemoryContext, op, type,
 						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0);

@@ -155,6 +155,9 @@ float8_from_key(int64 key)
 /* classes of WHERE comparisons the bulk scan evaluates (qual_class) */
 #define QUAL_INTEGER 1			/* across smallint, integer, bigint */
 #define QUAL_FLOAT 2			/* across real, double precision */
+#define QUAL_DATE 3				/* each time type with itself only: the */
+#define QUAL_TIMESTAMP 4		/* cross-type operators convert units */
+#define QUAL_TIMESTAMPTZ 5
 
 /* float order keys: the sign-folded bits, the canonical NaN's key the largest */
 #define FLOAT4_KEY_MIN ((int64) PG_INT32_MIN)
@@ -171,6 +174,17 @@ const GrTypeInfo gr_types[GR_TYPE_LAST + 1] = {
 		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, sum_to_float4, avg_to_float8},
 	[GR_FLOAT8] = {"float8", FLOAT8OID, 8, GR_FLOAT8, GR_SUM_FLOAT, QUAL_FLOAT,
 		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, sum_to_float8, avg_to_float8},
+
+	/*
+	 * The time types are integers inside, and PostgreSQL orders them, their
+	 * -infinity and infinity (the integer range's ends) included, as integers.
+	 */
+	[GR_DATE] = {"date", DATEOID, 4, GR_INT4, GR_SUM_NONE, QUAL_DATE,
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, NULL, NULL},
+	[GR_TIMESTAMP] = {"timestamp", TIMESTAMPOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMP,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL},
+	[GR_TIMESTAMPTZ] = {"timestamptz", TIMESTAMPTZOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMPTZ,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL},
 };
 
 /* Size in bytes of one batch value of the type. */
