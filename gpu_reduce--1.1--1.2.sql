@@ -12,6 +12,86 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION gpu_reduce UPDATE TO '1.2'" to load this file. \quit
 
+-- numeric (since 1.2)
+
+CREATE FUNCTION gpu_sum_trans(internal, numeric) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_sum_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_sum_final(internal, numeric) RETURNS numeric
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_sum(numeric) (
+    SFUNC = gpu_sum_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_sum_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_min_trans(internal, numeric) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_min_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_min_final(internal, numeric) RETURNS numeric
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_min(numeric) (
+    SFUNC = gpu_min_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_max_trans(internal, numeric) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_max_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_max_final(internal, numeric) RETURNS numeric
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_max(numeric) (
+    SFUNC = gpu_max_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_avg_trans(internal, numeric) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_avg_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_avg_final(internal, numeric) RETURNS numeric
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_avg(numeric) (
+    SFUNC = gpu_avg_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_avg_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_top2_trans(internal, numeric) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_top2_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_top2_final(internal, numeric) RETURNS numeric[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_top2(numeric) (
+    SFUNC = gpu_top2_trans, STYPE = internal, SSPACE = 256,
+    FINALFUNC = gpu_top2_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
+CREATE FUNCTION gpu_topk_trans(internal, numeric, integer) RETURNS internal
+    AS 'MODULE_PATHNAME', 'gpu_reduce_topk_trans' LANGUAGE C IMMUTABLE PARALLEL SAFE
+    SUPPORT gpu_reduce_planner_support;
+CREATE FUNCTION gpu_topk_final(internal, numeric, integer) RETURNS numeric[]
+    AS 'MODULE_PATHNAME', 'gpu_reduce_final' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE gpu_topk(numeric, integer) (
+    SFUNC = gpu_topk_trans, STYPE = internal, SSPACE = 1024,
+    FINALFUNC = gpu_topk_final, FINALFUNC_EXTRA,
+    COMBINEFUNC = gpu_reduce_combine,
+    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    PARALLEL = SAFE
+);
+
 -- date (since 1.2)
 
 CREATE FUNCTION gpu_min_trans(internal, date) RETURNS internal

@@ -57,6 +57,12 @@ SELECT gpu_sum(x) = sum(x) AS sum_ok, gpu_min(x) = min(x) AS min_ok, gpu_max(x) 
 FROM generate_series(1, 100000) AS x;
 SELECT gpu_sum(x) AS sum_int8, gpu_avg(x::int2 % 100) AS avg_int2
 FROM generate_series(-5::bigint, 1000) AS x;
+-- 1.2's types: gpu_sum(numeric) is the exact numeric aggregate
+SELECT pg_typeof(gpu_sum(x / 8.0)) AS sum_type, gpu_sum(x / 8.0) AS sum_numeric,
+       gpu_avg(x / 8.0)::text = avg(x / 8.0)::text AS avg_ok,
+       gpu_max(date '2000-01-01' + x::int) AS max_date,
+       gpu_top2(timestamptz '2000-01-01 00:00+00' + x * interval '1 hour') = ARRAY[timestamptz '2000-01-01 00:00+00' + 1000 * interval '1 hour', timestamptz '2000-01-01 00:00+00' + 999 * interval '1 hour'] AS top2_ok
+FROM generate_series(-5::bigint, 1000) AS x;
 
 -- 1.1, then UPDATE to the default version
 DROP EXTENSION gpu_reduce;

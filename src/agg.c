@@ -242,6 +242,9 @@ gr_state_final(GrState *st, bool *isnull)
 		return (Datum) 0;
 	}
 
+	if (gr_type_info(st->type)->order_final != NULL &&
+		st->op != GR_OP_SUM && st->op != GR_OP_AVG)
+		return gr_type_info(st->type)->order_final(st);
 	switch (st->op)
 	{
 		case GR_OP_SUM:

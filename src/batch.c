@@ -125,6 +125,9 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 	gr_partial_init(&st->partial, mcxt, op, type, k);
 	/* small until it has had min_gpu_rows values: fold them one by one */
 	st->direct_left = gr_min_gpu_rows - 1;
+	/* a value without fixed-width bits (numeric) goes to gr_state_add_slow */
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+		st->direct_left = 0;
 	return st;
 }
 
@@ -257,6 +260,11 @@ make_room(GrState *st)
 void
 gr_state_add_slow(GrState *st, Datum value)
 {
+	if (gr_type_info(st->type)->storage == GR_STORAGE_DATUM)
+	{
+		gr_numeric_add(st, value);
+		return;
+	}
 	if (!make_room(st))
 	{
 		st->direct_left = GR_RETRY_BUFFER_ROWS - 1;

@@ -273,7 +273,8 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 
 	op = our_aggregate(agg->aggfnoid, &k);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
-	if (op == 0 || type == 0)
+	/* the page loop hands over fixed-width bits: not a numeric's varlena */
+	if (op == 0 || type == 0 || gr_type_info(type)->storage == GR_STORAGE_DATUM)
 		return false;
 	if (op == GR_OP_TOPK && k == 0)
 	{
@@ -347,7 +348,7 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		type = gr_type_of_oid(exprType(col));
 		ctype = exprType(other);
 		/* a column compares with constants of its class (integers, floats, one time type) */
-		if (type == 0 || gr_type_of_oid(ctype) == 0 ||
+		if (type == 0 || gr_type_of_oid(ctype) == 0 || gr_type_info(type)->qual_class == 0 ||
 			gr_type_info(type)->qual_class != gr_type_info(gr_type_of_oid(ctype))->qual_class)
 			return false;
 		family = btree_family(exprType(col));

@@ -50,17 +50,25 @@ typedef enum GrType
 	GR_FLOAT8 = 5,
 	GR_DATE = 6,				/* int4 inside: days, ±infinity at the int32 ends */
 	GR_TIMESTAMP = 7,			/* int8 inside: microseconds, ±infinity at the ends */
-	GR_TIMESTAMPTZ = 8
+	GR_TIMESTAMPTZ = 8,
+	GR_NUMERIC = 9				/* variable-length: no batches, see numeric_state.c */
 } GrType;
 
-#define GR_TYPE_LAST GR_TIMESTAMPTZ
+#define GR_TYPE_LAST GR_NUMERIC
+
+/*
+ * storage of a type whose values are not fixed-width bits (numeric): every
+ * value is folded on the CPU as it arrives, never batched or sent to the GPU
+ */
+#define GR_STORAGE_DATUM 0
 
 /* how a type's gpu_sum/gpu_avg add up (GrTypeInfo.sum) */
 typedef enum GrSumKind
 {
 	GR_SUM_NONE = 0,			/* no gpu_sum/gpu_avg for the type */
 	GR_SUM_INT,					/* a 128-bit integer sum (isum) */
-	GR_SUM_FLOAT				/* the exact float accumulator */
+	GR_SUM_FLOAT,				/* the exact float accumulator */
+	GR_SUM_NUMERIC				/* a scaled 128-bit integer and an exact slow path */
 } GrSumKind;
 
 struct GrState;
@@ -83,6 +91,8 @@ typedef struct GrTypeInfo
 	Datum		(*from_key) (int64 key);	/* an order key's value as a Datum */
 	Datum		(*sum_final) (struct GrState *st);	/* gpu_sum's result */
 	Datum		(*avg_final) (struct GrState *st);	/* gpu_avg's result */
+	Datum		(*order_final) (struct GrState *st);	/* min/max/top-k of a
+														 * GR_STORAGE_DATUM type */
 } GrTypeInfo;
 
 extern const GrTypeInfo gr_types[GR_TYPE_LAST + 1];
@@ -112,7 +122,18 @@ typedef struct GrPartial
 			int32		k;		/* how many to keep */
 			int32		nkeys;	/* keys held, a min-heap */
 			int32		keys_cap;	/* allocated length of keys */
-			int64	   *keys;	/* the heap */
+			union
+			{
+				int64	   *keys;	/* the heap */
+				Datum	   *nheap;	/* numeric: copies of the values, a min-heap */
+			};
+		};
+		Datum		nbest;		/* numeric min or max: a copy, or 0 */
+		struct					/* numeric sum or avg (numeric_state.c) */
+		{
+			int128		nsum;	/* the fast path: the sum times 10^nscale */
+			int32		nscale; /* largest display scale of its values */
+			struct GrNumericSlow *nslow;	/* NULL, or what the fast path cannot take */
 		};
 		/*
 		 * Sum or avg of a float type: the small exact accumulator while the
@@ -229,6 +250,27 @@ extern void gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
 extern void gr_partial_widen(GrPartial *p, MemoryContext mcxt);
 extern GrXsum *gr_partial_xsum(GrPartial *p, GrXsum *tmp);
 extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
+
+/* numeric (numeric_state.c) */
+typedef struct GrNumericSlow
+{
+	int64		nan;			/* NaN inputs */
+	int64		pinf;			/* +Infinity inputs */
+	int64		ninf;			/* -Infinity inputs */
+	Datum		sum;			/* exact numeric sum of finite values off the fast path, or 0 */
+} GrNumericSlow;
+
+extern void gr_numeric_add(GrState *st, Datum value);
+extern void gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
+							   const GrPartial *src);
+extern Datum gr_numeric_sum_final(GrState *st);
+extern Datum gr_numeric_avg_final(GrState *st);
+extern Datum gr_numeric_order_final(GrState *st);
+extern int	gr_numeric_sorted(GrPartial *p, Datum **values);
+extern void gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value);
+extern Datum gr_numeric_parse(const char *s, int len);
+extern int	gr_numeric_max_scale(void);
+extern int	gr_numeric_cmp(Datum a, Datum b);
 
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);

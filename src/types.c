@@ -8,8 +8,9 @@
  * keys, how a key becomes a Datum again, and how gpu_sum and gpu_avg build
  * their results.  Nothing else in the module switches on the input type:
  * adding a type whose values are 2-, 4- or 8-byte integers or floats inside
- * is one entry here plus its rows of the install script's matrix
- * (sql/matrix.txt).
+ * is one entry here plus its line of the install script's matrix
+ * (sqlgen/matrix.txt); a variable-length type (numeric) also needs its
+ * own state code (numeric_state.c), named by the entry.
  */
 #include "gpu_reduce.h"
 
@@ -158,6 +159,7 @@ float8_from_key(int64 key)
 #define QUAL_DATE 3				/* each time type with itself only: the */
 #define QUAL_TIMESTAMP 4		/* cross-type operators convert units */
 #define QUAL_TIMESTAMPTZ 5
+#define QUAL_NONE 0				/* no comparisons in the bulk scan */
 
 /* float order keys: the sign-folded bits, the canonical NaN's key the largest */
 #define FLOAT4_KEY_MIN ((int64) PG_INT32_MIN)
@@ -165,26 +167,33 @@ float8_from_key(int64 key)
 
 const GrTypeInfo gr_types[GR_TYPE_LAST + 1] = {
 	[GR_INT2] = {"int2", INT2OID, 2, GR_INT2, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT16_MIN, PG_INT16_MAX, int2_from_key, sum_to_bigint, avg_to_numeric},
+		PG_INT16_MIN, PG_INT16_MAX, int2_from_key, sum_to_bigint, avg_to_numeric, NULL},
 	[GR_INT4] = {"int4", INT4OID, 4, GR_INT4, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, sum_to_bigint, avg_to_numeric},
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, sum_to_bigint, avg_to_numeric, NULL},
 	[GR_INT8] = {"int8", INT8OID, 8, GR_INT8, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, sum_to_numeric, avg_to_numeric},
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, sum_to_numeric, avg_to_numeric, NULL},
 	[GR_FLOAT4] = {"float4", FLOAT4OID, 4, GR_FLOAT4, GR_SUM_FLOAT, QUAL_FLOAT,
-		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, sum_to_float4, avg_to_float8},
+		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, sum_to_float4, avg_to_float8, NULL},
 	[GR_FLOAT8] = {"float8", FLOAT8OID, 8, GR_FLOAT8, GR_SUM_FLOAT, QUAL_FLOAT,
-		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, sum_to_float8, avg_to_float8},
+		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, sum_to_float8, avg_to_float8, NULL},
 
 	/*
 	 * The time types are integers inside, and PostgreSQL orders them, their
 	 * -infinity and infinity (the integer range's ends) included, as integers.
 	 */
 	[GR_DATE] = {"date", DATEOID, 4, GR_INT4, GR_SUM_NONE, QUAL_DATE,
-		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, NULL, NULL},
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, NULL, NULL, NULL},
 	[GR_TIMESTAMP] = {"timestamp", TIMESTAMPOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMP,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL},
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
 	[GR_TIMESTAMPTZ] = {"timestamptz", TIMESTAMPTZOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMPTZ,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL},
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
+
+	/*
+	 * numeric is variable-length: no batch values, no order keys; its
+	 * states are numeric_state.c's.
+	 */
+	[GR_NUMERIC] = {"numeric", NUMERICOID, 0, GR_STORAGE_DATUM, GR_SUM_NUMERIC, QUAL_NONE,
+		0, 0, NULL, gr_numeric_sum_final, gr_numeric_avg_final, gr_numeric_order_final},
 };
 
 /* Size in bytes of one batch value of the type. */
