@@ -136,11 +136,61 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET gpu_reduce.bulk_scan;
 
--- the bulk scan does not take numeric columns (PostgreSQL's scan feeds the
--- aggregates, exactly); nor a WHERE comparison of a numeric column
+-- the bulk scan reads numeric columns from the pages (the value where it
+-- lies: short and long headers, compressed and TOAST-ed values, a column
+-- added later with a default), serially and in parallel; a WHERE comparison
+-- of a numeric column is not evaluated there (PostgreSQL's plan).  n_gpu(w)
+-- has only gpu_* aggregates, so it gets the node; n_native(w) the native
+-- answers; compared as text.
 SET gpu_reduce.bulk_scan = on;
-EXPLAIN (COSTS OFF) SELECT gpu_sum(price) FROM orders;
+ALTER TABLE orders ADD COLUMN later numeric DEFAULT 12.345;
+ALTER TABLE orders ALTER COLUMN qty SET STORAGE EXTERNAL;
+INSERT INTO orders (i, price, qty, later)
+SELECT -10 - g, g / 3.0, (repeat('98', 2500) || '.' || lpad(g::text, 2, '0'))::numeric,
+       CASE WHEN g % 2 = 0 THEN -g * 1.5 END
+FROM generate_series(1, 20) g;
+-- the 5000-digit values are out of line (TOAST)
+SELECT pg_column_size(qty) > 2000 AS big, count(*) FROM orders WHERE i < -10 GROUP BY 1;
+SELECT pg_relation_size(reltoastrelid) > 0 AS toasted FROM pg_class WHERE relname = 'orders';
+CREATE FUNCTION n_gpu(w text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text;
+BEGIN
+    EXECUTE 'SELECT row(gpu_sum(price), gpu_avg(price), gpu_min(price), gpu_max(price), gpu_top2(price),
+                        md5(gpu_sum(qty)::text), md5(gpu_avg(qty)::text), gpu_min(qty), md5(gpu_max(qty)::text),
+                        gpu_sum(tiny), gpu_avg(tiny), gpu_topk(tiny, 3), gpu_sum(later), gpu_avg(later), gpu_min(later))::text
+             FROM orders WHERE ' || w INTO r;
+    RETURN r;
+END $$;
+CREATE FUNCTION n_native(w text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE r text;
+BEGIN
+    EXECUTE 'SELECT row(sum(price), avg(price), min(price), max(price),
+                        (array_agg(price ORDER BY price DESC) FILTER (WHERE price IS NOT NULL))[1:2],
+                        md5(sum(qty)::text), md5(avg(qty)::text), min(qty), md5(max(qty)::text),
+                        sum(tiny), avg(tiny), (array_agg(tiny ORDER BY tiny DESC) FILTER (WHERE tiny IS NOT NULL))[1:3],
+                        sum(later), avg(later), min(later))::text
+             FROM orders WHERE ' || w INTO r;
+    RETURN r;
+END $$;
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(price), gpu_max(qty), gpu_topk(tiny, 3) FROM orders WHERE i > 0;
+SELECT w, n_gpu(w) = n_native(w) AS bulk_serial_ok
+FROM (VALUES ('true'), ('i > 0'), ('i < -10'), ('i % 2 = 0'), ('tiny IS NULL')) v(w);
+SELECT n_gpu('i % 1000 = 7');
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(price), gpu_max(qty), gpu_topk(tiny, 3) FROM orders;
+SELECT w, n_gpu(w) = n_native(w) AS bulk_parallel_ok
+FROM (VALUES ('true'), ('i > 0'), ('i < -10')) v(w);
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT gpu_sum(i) FROM orders WHERE price > 0;
+RESET max_parallel_workers_per_gather;
 RESET gpu_reduce.bulk_scan;
 
 -- serialized numeric states: valid ones described, malformed ones rejected (22P03)

@@ -273,8 +273,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 
 	op = our_aggregate(agg->aggfnoid, &k);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
-	/* the page loop hands over fixed-width bits: not a numeric's varlena */
-	if (op == 0 || type == 0 || gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	if (op == 0 || type == 0)
 		return false;
 	if (op == GR_OP_TOPK && k == 0)
 	{

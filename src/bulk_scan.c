@@ -29,6 +29,7 @@
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "tuple_decode.h"
@@ -209,6 +210,11 @@ make_decode_desc(Relation rel, List *attnos)
 				if (att->attlen < 8)
 					bits &= (UINT64CONST(1) << (8 * att->attlen)) - 1;
 				ga->missing = bits;
+			}
+			else if (!isnull && att->attlen == -1)
+			{
+				/* a varlena's value is its address: a copy of the default that lasts the scan */
+				ga->missing = (uint64) (uintptr_t) DatumGetPointer(datumCopy(def, false, -1));
 			}
 		}
 		if (fixed && att->attlen > 0)

@@ -447,18 +447,40 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 	}
 }
 
-/* Fold one non-NULL numeric into the state. */
+/*
+ * Scratch memory of gr_numeric_add: detoasted copies and numeric_cmp's and
+ * numeric_add's temporaries.  The bulk scan adds values straight from the
+ * pages in one long-lived context, so they go here, reset every
+ * GR_NUMERIC_SCRATCH_ROWS values; what a state keeps is copied into its
+ * aggregate context.
+ */
+#define GR_NUMERIC_SCRATCH_ROWS 1024
+static MemoryContext scratch = NULL;
+static int	scratch_rows = 0;
+
+/* Fold one non-NULL numeric (any varlena form, in a page or not) into the state. */
 void
 gr_numeric_add(GrState *st, Datum value)
 {
 	GrPartial  *p = &st->partial;
 	MemoryContext mcxt = gr_state_mcxt(st);
+	MemoryContext old;
 
 	init_pow10();
+	if (scratch == NULL)
+		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
+										ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(scratch);
 	if (st->op == GR_OP_SUM || st->op == GR_OP_AVG)
 		sum_add(p, mcxt, value);
 	else
 		gr_numeric_push(p, mcxt, st->op, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	MemoryContextSwitchTo(old);
+	if (++scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
+	{
+		MemoryContextReset(scratch);
+		scratch_rows = 0;
+	}
 	p->count++;
 	gr_stats.cpu_rows++;
 }
