@@ -128,7 +128,12 @@ typedef struct GrPartial
 				Datum	   *nheap;	/* numeric: copies of the values, a min-heap */
 			};
 		};
-		Datum		nbest;		/* numeric min or max: a copy, or 0 */
+		struct					/* numeric min or max */
+		{
+			Datum		nbest;	/* a copy of the best value, or 0 */
+			int128		nbest_scaled;	/* it times 10^nbest_scale, to compare */
+			int32		nbest_scale;	/* its display scale; -1: compare as numeric */
+		};
 		struct					/* numeric sum or avg (numeric_state.c) */
 		{
 			int128		nsum;	/* the fast path: the sum times 10^nscale */
@@ -261,6 +266,7 @@ typedef struct GrNumericSlow
 } GrNumericSlow;
 
 extern void gr_numeric_add(GrState *st, Datum value);
+extern void gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n);
 extern void gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
 							   const GrPartial *src);
 extern Datum gr_numeric_sum_final(GrState *st);
@@ -517,6 +523,12 @@ gr_state_add_many(GrState *st, GrOp op, const uint64 *bits, int32 n)
 {
 	int32		i = 0;
 
+	/* numeric: the bits are the values' addresses in the page */
+	if (unlikely(gr_types[st->type].storage == GR_STORAGE_DATUM))
+	{
+		gr_numeric_add_many(st, bits, n);
+		return;
+	}
 	while (i < n)
 	{
 		GrStateExt *ext = st->ext;

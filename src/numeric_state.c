@@ -70,19 +70,19 @@ typedef struct NumRaw
 #define NUM_DSCALE_MASK		0x3FFF
 
 /* Read a numeric's header, from a plain or short (packed) varlena. */
-static void
+static pg_attribute_always_inline void
 num_raw(const struct varlena *v, NumRaw *r)
 {
 	const uint8 *d = (const uint8 *) VARDATA_ANY(v);
 	int			len = VARSIZE_ANY_EXHDR(v);
 	uint16		h;
 
-	memset(r, 0, sizeof(*r));
 	memcpy(&h, d, sizeof(h));
 	if ((h & NUM_SIGN_MASK) == NUM_SPECIAL)
 	{
 		uint16		ext = h & NUM_EXT_MASK;
 
+		memset(r, 0, sizeof(*r));
 		r->kind = ext == NUM_PINF_BITS ? NUM_PINF : ext == NUM_NINF_BITS ? NUM_NINF : NUM_NAN;
 		return;
 	}
@@ -142,7 +142,7 @@ num_digit(const NumRaw *r, int i)
  * base-10000 digits (16 decimal digits: every numeric(12,2)) take int64
  * arithmetic.
  */
-static bool
+static pg_attribute_always_inline bool
 num_scaled(const NumRaw *r, int scale, int128 *out)
 {
 	/* decimal exponent of the last digit's unit, shifted by the scale */
@@ -162,12 +162,44 @@ num_scaled(const NumRaw *r, int scale, int128 *out)
 		}
 		if (sh < 0)
 		{
-			if (-sh > 18 || a % pow10_64[-sh] != 0)
+			/* digits past the scale: 1 to 3 decimals of the last base-10000 digit */
+			int64		q;
+
+			switch (-sh)
+			{
+				case 1:
+					q = a / 10;
+					break;
+				case 2:
+					q = a / 100;
+					break;
+				case 3:
+					q = a / 1000;
+					break;
+				default:
+					if (-sh > 18)
+						return false;
+					q = a / pow10_64[-sh];
+					break;
+			}
+			if (q * pow10_64[-sh] != a)
 				return false;
-			a /= pow10_64[-sh];
+			a = q;
 			sh = 0;
 		}
-		acc = a;
+		/* the sign in 64 bits: the common case never touches 128-bit halves */
+		if (r->neg)
+			a = -a;
+		if (sh == 0)
+		{
+			*out = a;
+			return true;
+		}
+		if (sh > GR_NUMERIC_MAX_SCALE ||
+			__builtin_mul_overflow((int128) a, pow10_128[sh], &acc))
+			return false;
+		*out = acc;
+		return true;
 	}
 	else
 	{
@@ -369,6 +401,46 @@ num_cmp(Datum a, Datum b)
 	return (num_dscale(a) > num_dscale(b)) - (num_dscale(a) < num_dscale(b));
 }
 
+/*
+ * A value (r: its header) against a min/max state's best: through their
+ * scaled integers when both fit one at the larger scale (the common case,
+ * no numeric arithmetic), else with num_cmp.
+ */
+static int
+cmp_best(GrPartial *p, const NumRaw *r, Datum value)
+{
+	if (r->kind == NUM_FINITE && p->nbest_scale >= 0)
+	{
+		int			scale = Max(r->dscale, p->nbest_scale);
+		int128		x,
+					b;
+
+		if (scale <= GR_NUMERIC_MAX_SCALE && num_scaled(r, scale, &x) &&
+			!__builtin_mul_overflow(p->nbest_scaled, pow10_128[scale - p->nbest_scale], &b))
+		{
+			if (x != b)
+				return x < b ? -1 : 1;
+			return (r->dscale > p->nbest_scale) - (r->dscale < p->nbest_scale);
+		}
+	}
+	return num_cmp(value, p->nbest);
+}
+
+/* Make a value (r: its header) a min/max state's best: a copy, and its scaled integer. */
+static void
+take_best(GrPartial *p, MemoryContext mcxt, const NumRaw *r, Datum value)
+{
+	Datum		prev = p->nbest;
+
+	p->nbest = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	if (prev != (Datum) 0)
+		pfree(DatumGetPointer(prev));
+	p->nbest_scale = -1;
+	if (r->kind == NUM_FINITE && r->dscale <= GR_NUMERIC_MAX_SCALE &&
+		num_scaled(r, r->dscale, &p->nbest_scaled))
+		p->nbest_scale = r->dscale;
+}
+
 /* Restore the min-heap property of a top-k heap downwards from position i. */
 static void
 heap_sift_down(Datum *heap, int32 n, int32 i)
@@ -398,20 +470,28 @@ heap_sift_down(Datum *heap, int32 n, int32 i)
 void
 gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 {
+	init_pow10();
 	switch (op)
 	{
 		case GR_OP_MIN:
 		case GR_OP_MAX:
-			if (p->nbest == (Datum) 0 ||
-				(op == GR_OP_MIN ? num_cmp(value, p->nbest) < 0 : num_cmp(value, p->nbest) > 0))
 			{
-				Datum		prev = p->nbest;
+				struct varlena *v = (struct varlena *) DatumGetPointer(value);
+				NumRaw		r;
+				int			c;
 
-				p->nbest = num_copy(mcxt, value);
-				if (prev != (Datum) 0)
-					pfree(DatumGetPointer(prev));
+				if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+					v = pg_detoast_datum_packed(v);
+				num_raw(v, &r);
+				if (p->nbest != (Datum) 0)
+				{
+					c = cmp_best(p, &r, PointerGetDatum(v));
+					if (op == GR_OP_MIN ? c >= 0 : c <= 0)
+						break;
+				}
+				take_best(p, mcxt, &r, PointerGetDatum(v));
+				break;
 			}
-			break;
 		case GR_OP_TOPK:
 			if (p->nkeys < p->k)
 			{
@@ -473,8 +553,10 @@ gr_numeric_add(GrState *st, Datum value)
 	old = MemoryContextSwitchTo(scratch);
 	if (st->op == GR_OP_SUM || st->op == GR_OP_AVG)
 		sum_add(p, mcxt, value);
-	else
+	else if (st->op == GR_OP_TOPK)
 		gr_numeric_push(p, mcxt, st->op, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	else
+		gr_numeric_push(p, mcxt, st->op, value);
 	MemoryContextSwitchTo(old);
 	if (++scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
 	{
@@ -483,6 +565,43 @@ gr_numeric_add(GrState *st, Datum value)
 	}
 	p->count++;
 	gr_stats.cpu_rows++;
+}
+
+/*
+ * Fold n numerics given as addresses (the bulk scan's values, in the page)
+ * into the state: gr_numeric_add's work with one switch of context a run.
+ */
+void
+gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
+{
+	GrPartial  *p = &st->partial;
+	MemoryContext mcxt = gr_state_mcxt(st);
+	MemoryContext old;
+
+	if (n <= 0)
+		return;
+	if (st->op != GR_OP_SUM && st->op != GR_OP_AVG)
+	{
+		for (int32 i = 0; i < n; i++)
+			gr_numeric_add(st, (Datum) addrs[i]);
+		return;
+	}
+	init_pow10();
+	if (scratch == NULL)
+		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
+										ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(scratch);
+	for (int32 i = 0; i < n; i++)
+		sum_add(p, mcxt, (Datum) addrs[i]);
+	MemoryContextSwitchTo(old);
+	scratch_rows += n;
+	if (scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
+	{
+		MemoryContextReset(scratch);
+		scratch_rows = 0;
+	}
+	p->count += n;
+	gr_stats.cpu_rows += n;
 }
 
 /* dst += src for numeric partial results of op (counts already added). */

@@ -253,7 +253,13 @@ read_numeric_partial(Reader *r, GrState *st)
 			}
 		case GR_OP_MIN:
 		case GR_OP_MAX:
-			p->nbest = read_numeric(r, p->count == 0);
+			{
+				Datum		v = read_numeric(r, p->count == 0);
+
+				if (v != (Datum) 0)
+					gr_numeric_push(p, CurrentMemoryContext, (GrOp) st->op, v);
+				break;
+			}
 			break;
 		case GR_OP_TOPK:
 			{
