@@ -130,8 +130,8 @@ typedef struct GrPartial
 		};
 		struct					/* numeric min or max */
 		{
+			int128		nbest_scaled;	/* the best value times 10^nbest_scale, to compare */
 			Datum		nbest;	/* a copy of the best value, or 0 */
-			int128		nbest_scaled;	/* it times 10^nbest_scale, to compare */
 			int32		nbest_scale;	/* its display scale; -1: compare as numeric */
 		};
 		struct					/* numeric sum or avg (numeric_state.c) */
