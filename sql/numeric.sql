@@ -28,7 +28,7 @@ END $$;
 CREATE TABLE orders (i int, price numeric(12,2), qty numeric, tiny numeric(5,-3));
 INSERT INTO orders
 SELECT i, CASE WHEN i % 13 <> 0 THEN ((i::bigint * 2654435761) % 100000000000 - 30000000000) / 100.0 END,
-       CASE WHEN i % 17 <> 0 THEN (i % 1000) * 10::numeric ^ (i % 41 - 20) END,
+       CASE WHEN i % 17 <> 0 THEN ((i % 1000 + 1)::text || 'e' || (i % 41 - 20))::numeric END,
        CASE WHEN i % 5 <> 0 THEN (i * 7919) % 99999 END
 FROM generate_series(1, 100000) i;
 SELECT pg_typeof(gpu_sum(price)) AS sum_type, pg_typeof(gpu_avg(price)) AS avg_type,
