@@ -28,7 +28,7 @@ extern "C"
 /* xsum.h has no C++ guard of its own; its functions are C */
 #include "../src/xsum.h"
 
-/* input type; numbers match GrType of src/gpu_reduce.h */
+/* input type; numbers match the storage kinds (GrTypeInfo.storage, 1..5) of src/gpu_reduce.h */
 typedef enum GrCudaType
 {
 	GR_CUDA_INT2 = 1,

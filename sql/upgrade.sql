@@ -1,7 +1,8 @@
 --
--- Upgrades: a 1.0 install brought to 1.1 by ALTER EXTENSION gpu_reduce UPDATE
--- (gpu_reduce--1.0--1.1.sql) must be the catalog a fresh 1.1 install
--- (gpu_reduce--1.1.sql) makes, and its aggregates must answer.  An object
+-- Upgrades: a 1.0 or 1.1 install brought to the default version (1.2) by
+-- ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
+-- gpu_reduce--1.1--1.2.sql) must be the catalog a fresh install
+-- (gpu_reduce--1.2.sql) makes, and its aggregates must answer.  An object
 -- added to one script and not the other shows up below as a row of the
 -- difference.  Runs in a database of its own, so the suite's database keeps
 -- its install whatever the order of the tests.
@@ -40,7 +41,7 @@ $$;
 
 -- the path ALTER EXTENSION takes
 SELECT source, target, path FROM pg_extension_update_paths('gpu_reduce')
-WHERE source = '1.0' AND target = '1.1';
+WHERE source < target ORDER BY 1, 2;
 
 -- 1.0, then UPDATE to the default version
 CREATE EXTENSION gpu_reduce VERSION '1.0';
@@ -56,6 +57,19 @@ SELECT gpu_sum(x) = sum(x) AS sum_ok, gpu_min(x) = min(x) AS min_ok, gpu_max(x) 
 FROM generate_series(1, 100000) AS x;
 SELECT gpu_sum(x) AS sum_int8, gpu_avg(x::int2 % 100) AS avg_int2
 FROM generate_series(-5::bigint, 1000) AS x;
+-- 1.2's types: gpu_sum(numeric) is the exact numeric aggregate
+SELECT pg_typeof(gpu_sum(x / 8.0)) AS sum_type, gpu_sum(x / 8.0) AS sum_numeric,
+       gpu_avg(x / 8.0)::text = avg(x / 8.0)::text AS avg_ok,
+       gpu_max(date '2000-01-01' + x::int) AS max_date,
+       gpu_top2(timestamptz '2000-01-01 00:00+00' + x * interval '1 hour') = ARRAY[timestamptz '2000-01-01 00:00+00' + 1000 * interval '1 hour', timestamptz '2000-01-01 00:00+00' + 999 * interval '1 hour'] AS top2_ok
+FROM generate_series(-5::bigint, 1000) AS x;
+
+-- 1.1, then UPDATE to the default version
+DROP EXTENSION gpu_reduce;
+CREATE EXTENSION gpu_reduce VERSION '1.1';
+ALTER EXTENSION gpu_reduce UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_updated11 AS SELECT ext_fingerprint() AS line;
 
 -- a fresh install of the default version
 DROP EXTENSION gpu_reduce;
@@ -74,6 +88,12 @@ FROM fp_fresh GROUP BY 1 ORDER BY 1;
 UNION ALL
 (SELECT 'only in a fresh install', line FROM fp_fresh
  EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated)
+ORDER BY 1, 2;
+(SELECT 'only after 1.1 + UPDATE' AS install, line FROM fp_updated11
+ EXCEPT ALL SELECT 'only after 1.1 + UPDATE', line FROM fp_fresh)
+UNION ALL
+(SELECT 'only in a fresh install', line FROM fp_fresh
+ EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated11)
 ORDER BY 1, 2;
 
 \c :regress_db

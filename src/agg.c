@@ -26,26 +26,6 @@ PG_FUNCTION_INFO_V1(gpu_reduce_topk_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_final);
 PG_FUNCTION_INFO_V1(gpu_reduce_combine);
 
-/* The GrType of a SQL type, or 0 for a type the aggregates do not take. */
-GrType
-gr_type_of_oid(Oid typid)
-{
-	switch (typid)
-	{
-		case INT2OID:
-			return GR_INT2;
-		case INT4OID:
-			return GR_INT4;
-		case INT8OID:
-			return GR_INT8;
-		case FLOAT4OID:
-			return GR_FLOAT4;
-		case FLOAT8OID:
-			return GR_FLOAT8;
-	}
-	return 0;
-}
-
 /* The GrType of a SQL type, or an error for any other type. */
 static GrType
 type_of_oid(Oid typid)
@@ -223,88 +203,6 @@ gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 	return transition(fcinfo, GR_OP_TOPK, k);
 }
 
-/*
- * An int128 as a numeric: directly when it fits in int64 (the common case,
- * and a GROUP BY finalizes one per group), else through its decimal text.
- */
-static Numeric
-int128_to_numeric(int128 v)
-{
-	char		buf[48];
-	char	   *p = buf + sizeof(buf) - 1;
-	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
-
-	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
-		return int64_to_numeric((int64) v);
-	*p = '\0';
-	do
-	{
-		*--p = '0' + (int) (mag % 10);
-		mag /= 10;
-	} while (mag != 0);
-	if (v < 0)
-		*--p = '-';
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(p),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
-}
-
-/*
- * The exact float sum rounded once to float8 (single: to float4, returned
- * exactly as a double), with PostgreSQL's overflow error.
- */
-static double
-rounded_float_sum(GrPartial *p, bool single)
-{
-	double		r;
-	float		f;
-	GrXsum		tmp;
-	GrXsum	   *x;
-
-	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, single, &r))
-		return r;
-	x = gr_partial_xsum(p, &tmp);
-	if (!single)
-	{
-		if (gr_xsum_to_double(x, p->count, &r) == GR_XSUM_OVERFLOW)
-			float_overflow_error();
-		return r;
-	}
-	if (gr_xsum_to_float(x, p->count, &f) == GR_XSUM_OVERFLOW)
-		float_overflow_error();
-	return f;
-}
-
-/* The value of an order key as a Datum of the type. */
-static Datum
-datum_from_key(GrType type, int64 key)
-{
-	switch (type)
-	{
-		case GR_INT2:
-			return Int16GetDatum((int16) key);
-		case GR_INT4:
-			return Int32GetDatum((int32) key);
-		case GR_INT8:
-			return Int64GetDatum(key);
-		case GR_FLOAT4:
-			return Float4GetDatum(gr_float4_from_key(key));
-		case GR_FLOAT8:
-			return Float8GetDatum(gr_float8_from_key(key));
-	}
-	return (Datum) 0;
-}
-
-/* SQL type of a GrType. */
-static Oid
-oid_of_type(GrType type)
-{
-	static const Oid oids[] = {InvalidOid, INT2OID, INT4OID, INT8OID,
-	FLOAT4OID, FLOAT8OID};
-
-	return oids[type];
-}
-
 /* The top-k keys as an array of the input type, largest first. */
 static Datum
 topk_array(GrState *st)
@@ -315,10 +213,11 @@ topk_array(GrState *st)
 	int16		typlen;
 	bool		typbyval;
 	char		typalign;
-	Oid			elemtype = oid_of_type(st->type);
+	const GrTypeInfo *ti = gr_type_info(st->type);
+	Oid			elemtype = ti->oid;
 
 	for (int i = 0; i < n; i++)
-		elems[i] = datum_from_key(st->type, keys[i]);
+		elems[i] = ti->from_key(keys[i]);
 	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
 	return PointerGetDatum(construct_array(elems, n, elemtype,
 										   typlen, typbyval, typalign));
@@ -343,35 +242,18 @@ gr_state_final(GrState *st, bool *isnull)
 		return (Datum) 0;
 	}
 
+	if (gr_type_info(st->type)->order_final != NULL &&
+		st->op != GR_OP_SUM && st->op != GR_OP_AVG)
+		return gr_type_info(st->type)->order_final(st);
 	switch (st->op)
 	{
 		case GR_OP_SUM:
-			switch (st->type)
-			{
-				case GR_INT2:
-				case GR_INT4:
-					if (p->isum < PG_INT64_MIN || p->isum > PG_INT64_MAX)
-						ereport(ERROR,
-								(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-								 errmsg("bigint out of range")));
-					return Int64GetDatum((int64) p->isum);
-				case GR_INT8:
-					return NumericGetDatum(int128_to_numeric(p->isum));
-				case GR_FLOAT4:
-					return Float4GetDatum((float4) rounded_float_sum(p, true));
-				case GR_FLOAT8:
-					return Float8GetDatum(rounded_float_sum(p, false));
-			}
-			break;
+			return gr_type_info(st->type)->sum_final(st);
 		case GR_OP_AVG:
-			if (GR_IS_FLOAT(st->type))
-				return Float8GetDatum(rounded_float_sum(p, false) / (float8) p->count);
-			return DirectFunctionCall2(numeric_div,
-									   NumericGetDatum(int128_to_numeric(p->isum)),
-									   NumericGetDatum(int64_to_numeric(p->count)));
+			return gr_type_info(st->type)->avg_final(st);
 		case GR_OP_MIN:
 		case GR_OP_MAX:
-			return datum_from_key(st->type, p->key);
+			return gr_type_info(st->type)->from_key(p->key);
 		case GR_OP_TOPK:
 			return topk_array(st);
 	}

@@ -25,25 +25,6 @@
  */
 #define GR_CPU_BATCH_ROWS 1024
 
-/* Size in bytes of one value of the type. */
-int
-gr_type_size(GrType type)
-{
-	switch (type)
-	{
-		case GR_INT2:
-			return sizeof(int16);
-		case GR_INT4:
-		case GR_FLOAT4:
-			return sizeof(int32);
-		case GR_INT8:
-		case GR_FLOAT8:
-			return sizeof(int64);
-	}
-	elog(ERROR, "gpu_reduce: unknown type %d", (int) type);
-	return 0;
-}
-
 /* Budget bookkeeping: 'bytes' more (or fewer, if negative) held. */
 static void
 account_buffer(int64 bytes)
@@ -144,6 +125,9 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 	gr_partial_init(&st->partial, mcxt, op, type, k);
 	/* small until it has had min_gpu_rows values: fold them one by one */
 	st->direct_left = gr_min_gpu_rows - 1;
+	/* a value without fixed-width bits (numeric) goes to gr_state_add_slow */
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+		st->direct_left = 0;
 	return st;
 }
 
@@ -276,6 +260,11 @@ make_room(GrState *st)
 void
 gr_state_add_slow(GrState *st, Datum value)
 {
+	if (gr_type_info(st->type)->storage == GR_STORAGE_DATUM)
+	{
+		gr_numeric_add(st, value);
+		return;
+	}
 	if (!make_room(st))
 	{
 		st->direct_left = GR_RETRY_BUFFER_ROWS - 1;

@@ -346,8 +346,9 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 			return false;
 		type = gr_type_of_oid(exprType(col));
 		ctype = exprType(other);
-		if (type == 0 || gr_type_of_oid(ctype) == 0 ||
-			GR_IS_FLOAT(type) != GR_IS_FLOAT(gr_type_of_oid(ctype)))
+		/* a column compares with constants of its class (integers, floats, one time type) */
+		if (type == 0 || gr_type_of_oid(ctype) == 0 || gr_type_info(type)->qual_class == 0 ||
+			gr_type_info(type)->qual_class != gr_type_info(gr_type_of_oid(ctype))->qual_class)
 			return false;
 		family = btree_family(exprType(col));
 		if (!OidIsValid(family) || family != btree_family(ctype))

@@ -29,6 +29,7 @@
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "tuple_decode.h"
@@ -215,6 +216,11 @@ make_decode_desc(Relation rel, List *attnos)
 					bits &= (UINT64CONST(1) << (8 * att->attlen)) - 1;
 				ga->missing = bits;
 			}
+			else if (!isnull && att->attlen == -1)
+			{
+				/* a varlena's value is its address: a copy of the default that lasts the scan */
+				ga->missing = (uint64) (uintptr_t) DatumGetPointer(datumCopy(def, false, -1));
+			}
 		}
 		if (fixed && att->attlen > 0)
 		{
@@ -340,22 +346,23 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 			q->op = GR_QUAL_FALSE;
 			continue;
 		}
+		/* the constant's storage kind: its type's entry (the planner checked its class) */
 		type = exprType((Node *) es->expr);
-		switch (type)
+		switch (gr_type_info(gr_type_of_oid(type))->storage)
 		{
-			case INT2OID:
+			case GR_INT2:
 				q->ival = DatumGetInt16(v);
 				break;
-			case INT4OID:
+			case GR_INT4:
 				q->ival = DatumGetInt32(v);
 				break;
-			case INT8OID:
+			case GR_INT8:
 				q->ival = DatumGetInt64(v);
 				break;
-			case FLOAT4OID:
+			case GR_FLOAT4:
 				q->fval = DatumGetFloat4(v);
 				break;
-			case FLOAT8OID:
+			case GR_FLOAT8:
 				q->fval = DatumGetFloat8(v);
 				break;
 		}

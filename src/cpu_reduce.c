@@ -10,9 +10,9 @@
 
 /* Order key of value i of a batch of the given type. */
 static inline int64
-key_at(GrType type, const void *values, int32 i)
+key_at(GrType storage, const void *values, int32 i)
 {
-	switch (type)
+	switch (storage)
 	{
 		case GR_INT2:
 			return ((const int16 *) values)[i];
@@ -22,19 +22,18 @@ key_at(GrType type, const void *values, int32 i)
 			return ((const int64 *) values)[i];
 		case GR_FLOAT4:
 			return gr_key_float4(((const float4 *) values)[i]);
-		case GR_FLOAT8:
+		default:
 			return gr_key_float8(((const float8 *) values)[i]);
 	}
-	return 0;
 }
 
 /* Exact sum of a batch of integers. */
 static int128
-sum_integers(GrType type, const void *values, int32 n)
+sum_integers(GrType storage, const void *values, int32 n)
 {
 	int128		sum = 0;
 
-	switch (type)
+	switch (storage)
 	{
 		case GR_INT2:
 			{
@@ -115,11 +114,11 @@ branchless_key_float4(const float4 *v, int32 i)
 
 /* Smallest (want_max false) or largest order key of a batch. */
 static int64
-extreme_key(GrType type, const void *values, int32 n, bool want_max)
+extreme_key(GrType storage, const void *values, int32 n, bool want_max)
 {
 	int64		best;
 
-	switch (type)
+	switch (storage)
 	{
 #define KEY_INT2(i) ((int64) ((const int16 *) values)[i])
 #define KEY_INT4(i) ((int64) ((const int32 *) values)[i])
@@ -153,11 +152,12 @@ static void
 add_floats(GrState *st, const void *values, int32 n)
 {
 	GrPartial  *p = &st->partial;
+	bool		is_double = gr_type_info(st->type)->storage == GR_FLOAT8;
 	int32		i = 0;
 
 	if (!gr_partial_is_wide(p))
 	{
-		if (st->type == GR_FLOAT8)
+		if (is_double)
 			while (i < n && gr_xsmall_add(&p->small, ((const float8 *) values)[i]))
 				i++;
 		else
@@ -167,7 +167,7 @@ add_floats(GrState *st, const void *values, int32 n)
 			return;
 		gr_partial_widen(p, gr_state_mcxt(st));
 	}
-	if (st->type == GR_FLOAT8)
+	if (is_double)
 		gr_xsum_add_doubles(p->xsum, (const float8 *) values + i, n - i);
 	else
 		gr_xsum_add_floats(p->xsum, (const float4 *) values + i, n - i);
@@ -178,6 +178,7 @@ void
 gr_cpu_reduce(GrState *st, const void *values, int32 n)
 {
 	GrPartial  *p = &st->partial;
+	GrType		storage = gr_type_info(st->type)->storage;
 
 	if (n <= 0)
 		return;
@@ -188,17 +189,17 @@ gr_cpu_reduce(GrState *st, const void *values, int32 n)
 			if (GR_IS_FLOAT(st->type))
 				add_floats(st, values, n);
 			else
-				p->isum += sum_integers(st->type, values, n);
+				p->isum += sum_integers(storage, values, n);
 			break;
 		case GR_OP_MIN:
-			p->key = Min(p->key, extreme_key(st->type, values, n, false));
+			p->key = Min(p->key, extreme_key(storage, values, n, false));
 			break;
 		case GR_OP_MAX:
-			p->key = Max(p->key, extreme_key(st->type, values, n, true));
+			p->key = Max(p->key, extreme_key(storage, values, n, true));
 			break;
 		case GR_OP_TOPK:
 			for (int32 i = 0; i < n; i++)
-				gr_partial_topk_push(p, gr_state_mcxt(st), key_at(st->type, values, i));
+				gr_partial_topk_push(p, gr_state_mcxt(st), key_at(storage, values, i));
 			break;
 	}
 	p->count += n;

@@ -331,7 +331,7 @@ gr_gpu_submit(GrState *st)
 		fold_oldest(st);
 
 	slot->op = cuda_op(st);
-	slot->type = st->type;
+	slot->type = gr_type_info(st->type)->storage;
 	slot->k = st->partial.k;
 	slot->n = b->n;
 	slot->inject_failure = gr_debug_fail_gpu;

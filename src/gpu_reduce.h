@@ -35,17 +35,70 @@ typedef enum GrOp
 
 #define GR_OP_LAST GR_OP_TOPK
 
-/* the input type; numbers are part of the state format */
+/*
+ * The input type; numbers are part of the state format.  Everything that
+ * differs between types is in its entry of gr_types (types.c); the first
+ * five are also the storage kinds every other type's batch values take
+ * (GrTypeInfo.storage), which the CPU loops and the kernels know.
+ */
 typedef enum GrType
 {
 	GR_INT2 = 1,
 	GR_INT4 = 2,
 	GR_INT8 = 3,
 	GR_FLOAT4 = 4,
-	GR_FLOAT8 = 5
+	GR_FLOAT8 = 5,
+	GR_DATE = 6,				/* int4 inside: days, ±infinity at the int32 ends */
+	GR_TIMESTAMP = 7,			/* int8 inside: microseconds, ±infinity at the ends */
+	GR_TIMESTAMPTZ = 8,
+	GR_NUMERIC = 9				/* variable-length: no batches, see numeric_state.c */
 } GrType;
 
-#define GR_TYPE_LAST GR_FLOAT8
+#define GR_TYPE_LAST GR_NUMERIC
+
+/*
+ * storage of a type whose values are not fixed-width bits (numeric): every
+ * value is folded on the CPU as it arrives, never batched or sent to the GPU
+ */
+#define GR_STORAGE_DATUM 0
+
+/* how a type's gpu_sum/gpu_avg add up (GrTypeInfo.sum) */
+typedef enum GrSumKind
+{
+	GR_SUM_NONE = 0,			/* no gpu_sum/gpu_avg for the type */
+	GR_SUM_INT,					/* a 128-bit integer sum (isum) */
+	GR_SUM_FLOAT,				/* the exact float accumulator */
+	GR_SUM_NUMERIC				/* a scaled 128-bit integer and an exact slow path */
+} GrSumKind;
+
+struct GrState;
+
+/*
+ * One input type: everything the aggregates, the reducers, the serializer
+ * and the bulk scan need to know of it.  Adding a type is one entry of
+ * gr_types (types.c) and its lines of the install script's matrix.
+ */
+typedef struct GrTypeInfo
+{
+	const char *name;			/* in gpu_reduce_state_info */
+	Oid			oid;			/* the SQL type */
+	uint8		width;			/* bytes of one batch value */
+	uint8		storage;		/* GrType (1..5) whose batch layout, keys and kernels it uses */
+	uint8		sum;			/* GrSumKind */
+	uint8		qual_class;		/* bulk WHERE: a column compares with constants of its class */
+	int64		key_min;		/* range of its order keys (serialized states are checked) */
+	int64		key_max;
+	Datum		(*from_key) (int64 key);	/* an order key's value as a Datum */
+	Datum		(*sum_final) (struct GrState *st);	/* gpu_sum's result */
+	Datum		(*avg_final) (struct GrState *st);	/* gpu_avg's result */
+	Datum		(*order_final) (struct GrState *st);	/* min/max/top-k of a
+														 * GR_STORAGE_DATUM type */
+} GrTypeInfo;
+
+extern const GrTypeInfo gr_types[GR_TYPE_LAST + 1];
+
+/* The entry of a type. */
+#define gr_type_info(type) (&gr_types[(type)])
 
 /* largest k accepted by gpu_topk */
 #define GR_TOPK_MAX 100000
@@ -69,7 +122,23 @@ typedef struct GrPartial
 			int32		k;		/* how many to keep */
 			int32		nkeys;	/* keys held, a min-heap */
 			int32		keys_cap;	/* allocated length of keys */
-			int64	   *keys;	/* the heap */
+			union
+			{
+				int64	   *keys;	/* the heap */
+				Datum	   *nheap;	/* numeric: copies of the values, a min-heap */
+			};
+		};
+		struct					/* numeric min or max */
+		{
+			int128		nbest_scaled;	/* the best value times 10^nbest_scale, to compare */
+			Datum		nbest;	/* a copy of the best value, or 0 */
+			int32		nbest_scale;	/* its display scale; -1: compare as numeric */
+		};
+		struct					/* numeric sum or avg (numeric_state.c) */
+		{
+			int128		nsum;	/* the fast path: the sum times 10^nscale */
+			int32		nscale; /* largest display scale of its values */
+			struct GrNumericSlow *nslow;	/* NULL, or what the fast path cannot take */
 		};
 		/*
 		 * Sum or avg of a float type: the small exact accumulator while the
@@ -100,11 +169,10 @@ gr_partial_set_xsum(GrPartial *p, GrXsum *x)
 }
 
 /* Bytes of one value of the type. */
-#define GR_TYPE_WIDTH(type) \
-	(((type) == GR_INT8 || (type) == GR_FLOAT8) ? 8 : (type) == GR_INT2 ? 2 : 4)
+#define GR_TYPE_WIDTH(type) (gr_types[(type)].width)
 
-/* Whether a type's sums are kept in an exact float accumulator. */
-#define GR_IS_FLOAT(type) ((type) == GR_FLOAT4 || (type) == GR_FLOAT8)
+/* Whether a type's values are floats (sums in the exact float accumulator). */
+#define GR_IS_FLOAT(type) (gr_types[(type)].storage >= GR_FLOAT4)
 
 /* Raw values waiting to be reduced, in the input type's own width. */
 typedef struct GrBatch
@@ -181,9 +249,11 @@ extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type,
 extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
+extern int32 gr_check_k(Datum k, bool isnull);
+
+/* the type table (types.c) */
 extern int	gr_type_size(GrType type);
 extern GrType gr_type_of_oid(Oid typid);
-extern int32 gr_check_k(Datum k, bool isnull);
 
 /* partial results (partial.c) */
 extern Size gr_partial_size(GrOp op, GrType type);
@@ -195,6 +265,28 @@ extern void gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
 extern void gr_partial_widen(GrPartial *p, MemoryContext mcxt);
 extern GrXsum *gr_partial_xsum(GrPartial *p, GrXsum *tmp);
 extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
+
+/* numeric (numeric_state.c) */
+typedef struct GrNumericSlow
+{
+	int64		nan;			/* NaN inputs */
+	int64		pinf;			/* +Infinity inputs */
+	int64		ninf;			/* -Infinity inputs */
+	Datum		sum;			/* exact numeric sum of finite values off the fast path, or 0 */
+} GrNumericSlow;
+
+extern void gr_numeric_add(GrState *st, Datum value);
+extern void gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n);
+extern void gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
+							   const GrPartial *src);
+extern Datum gr_numeric_sum_final(GrState *st);
+extern Datum gr_numeric_avg_final(GrState *st);
+extern Datum gr_numeric_order_final(GrState *st);
+extern int	gr_numeric_sorted(GrPartial *p, Datum **values);
+extern void gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value);
+extern Datum gr_numeric_parse(const char *s, int len);
+extern int	gr_numeric_max_scale(void);
+extern int	gr_numeric_cmp(Datum a, Datum b);
 
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
@@ -241,16 +333,16 @@ static inline void
 gr_store_value(GrType type, void *values, int32 i, Datum value)
 {
 #ifdef USE_FLOAT8_BYVAL
-	uint32		bit = 1u << type;
+	int			width = GR_TYPE_WIDTH(type);
 
-	if (bit & ((1u << GR_INT8) | (1u << GR_FLOAT8)))
+	if (width == 8)
 		((uint64 *) values)[i] = (uint64) value;
-	else if (bit & ((1u << GR_INT4) | (1u << GR_FLOAT4)))
+	else if (width == 4)
 		((uint32 *) values)[i] = (uint32) value;
 	else
 		((uint16 *) values)[i] = (uint16) value;
 #else
-	switch (type)
+	switch (gr_types[type].storage)
 	{
 		case GR_INT2:
 			((int16 *) values)[i] = DatumGetInt16(value);
@@ -339,9 +431,10 @@ static pg_attribute_always_inline void
 gr_fold_one(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
+	GrType		storage = gr_types[st->type].storage;
 	int64		key;
 
-	switch (st->type)
+	switch (storage)
 	{
 		case GR_INT2:
 			key = DatumGetInt16(value);
@@ -363,8 +456,8 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 	{
 		case GR_OP_SUM:
 		case GR_OP_AVG:
-			if (GR_IS_FLOAT(st->type))
-				gr_state_add_double(st, st->type == GR_FLOAT8 ? DatumGetFloat8(value)
+			if (storage >= GR_FLOAT4)
+				gr_state_add_double(st, storage == GR_FLOAT8 ? DatumGetFloat8(value)
 									: (double) DatumGetFloat4(value));
 			else
 				p->isum += key;
@@ -451,6 +544,12 @@ gr_state_add_many(GrState *st, GrOp op, const uint64 *bits, int32 n)
 {
 	int32		i = 0;
 
+	/* numeric: the bits are the values' addresses in the page */
+	if (unlikely(gr_types[st->type].storage == GR_STORAGE_DATUM))
+	{
+		gr_numeric_add_many(st, bits, n);
+		return;
+	}
 	while (i < n)
 	{
 		GrStateExt *ext = st->ext;

@@ -120,6 +120,9 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		return "too many aggregates";
 	if (pages < 1)
 		return "gpu_reduce.page_pins or shared_buffers is too small";
+	for (int o = 0; o < nouts; o++)
+		if (gr_type_info(outs[o].type)->storage == GR_STORAGE_DATUM)
+			return "a numeric aggregate (the kernel decodes fixed-width columns only)";
 	if (mode == GR_PAGE_PATH_CPU)
 		return NULL;
 	if (gr_gpu_pages_unavailable() != NULL)
@@ -187,7 +190,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 
 		out->col = outs[o].col;
 		out->op = gr_gpu_cuda_op(outs[o].op, outs[o].k);
-		out->type = outs[o].type;
+		out->type = gr_type_info(outs[o].type)->storage;	/* the kernels' type */
 		out->k = outs[o].k;
 		out->result_off = result_off;
 		result_off += GR_PAGE_ALIGN(sizeof(GrCudaResult));

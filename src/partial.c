@@ -16,6 +16,14 @@
 Size
 gr_partial_size(GrOp op, GrType type)
 {
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	{
+		if (op == GR_OP_SUM || op == GR_OP_AVG)
+			return offsetof(GrPartial, nslow) + sizeof(GrNumericSlow *);
+		if (op == GR_OP_MIN || op == GR_OP_MAX)
+			return offsetof(GrPartial, nbest_scale) + sizeof(int32);
+		return sizeof(GrPartial);
+	}
 	switch (op)
 	{
 		case GR_OP_SUM:
@@ -37,6 +45,13 @@ void
 gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
 {
 	memset(p, 0, gr_partial_size(op, type));
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	{
+		/* numeric: empty is all zeros */
+		if (op == GR_OP_TOPK)
+			p->k = k;
+		return;
+	}
 	switch (op)
 	{
 		case GR_OP_SUM:
@@ -143,6 +158,11 @@ gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, GrType type,
 	if (src->count == 0)
 		return;
 	dst->count += src->count;
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	{
+		gr_numeric_combine(dst, mcxt, op, src);
+		return;
+	}
 	switch (op)
 	{
 		case GR_OP_SUM:

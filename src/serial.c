@@ -10,6 +10,11 @@
  *						   limb:8 * nlimbs (normalized accumulator limbs)
  *	 min/max:              key:8
  *	 top-k:                k:4 n:4 key:8 * n (descending)
+ *	 numeric sum/avg:      sum_hi:8 sum_lo:8 scale:4 nan:8 pinf:8 ninf:8
+ *						   slow_len:4 slow:slow_len (the slow path's sum as
+ *						   text; slow_len -1: none)
+ *	 numeric min/max:      len:4 value:len (text)
+ *	 numeric top-k:        k:4 n:4 (len:4 value:len) * n (descending)
  * The deserializer checks every field and the length, so a malformed value
  * is an ERROR and never a crash or a wrong answer.
  */
@@ -18,12 +23,68 @@
 
 #include "libpq/pqformat.h"
 #include "utils/builtins.h"
+#include "utils/numeric.h"
 
 #define GR_FORMAT_VERSION 1
 
 PG_FUNCTION_INFO_V1(gpu_reduce_serialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_deserialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_state_info);
+
+/* Write a numeric as its text, length first; -1 for none. */
+static void
+send_numeric(StringInfo buf, Datum value)
+{
+	char	   *s;
+	int			len;
+
+	if (value == (Datum) 0)
+	{
+		pq_sendint32(buf, -1);
+		return;
+	}
+	s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	len = strlen(s);
+	pq_sendint32(buf, len);
+	pq_sendbytes(buf, s, len);
+	pfree(s);
+}
+
+/* The fields of a numeric state's partial result. */
+static void
+send_numeric_partial(StringInfo buf, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+
+	switch (st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			pq_sendint64(buf, (int64) (p->nsum >> 64));
+			pq_sendint64(buf, (int64) (uint64) p->nsum);
+			pq_sendint32(buf, p->nscale);
+			pq_sendint64(buf, p->nslow ? p->nslow->nan : 0);
+			pq_sendint64(buf, p->nslow ? p->nslow->pinf : 0);
+			pq_sendint64(buf, p->nslow ? p->nslow->ninf : 0);
+			send_numeric(buf, p->nslow ? p->nslow->sum : (Datum) 0);
+			break;
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			send_numeric(buf, p->nbest);
+			break;
+		case GR_OP_TOPK:
+			{
+				Datum	   *values;
+				int			n = gr_numeric_sorted(p, &values);
+
+				pq_sendint32(buf, p->k);
+				pq_sendint32(buf, n);
+				for (int i = 0; i < n; i++)
+					send_numeric(buf, values[i]);
+				break;
+			}
+	}
+}
 
 /*
  * Settle the state and write its partial result: the serialize function's
@@ -43,6 +104,11 @@ gr_state_serialize(GrState *st)
 	pq_sendbyte(&buf, st->op);
 	pq_sendbyte(&buf, st->type);
 	pq_sendint64(&buf, p->count);
+	if (gr_type_info(st->type)->storage == GR_STORAGE_DATUM)
+	{
+		send_numeric_partial(&buf, st);
+		return pq_endtypsend(&buf);
+	}
 	switch (st->op)
 	{
 		case GR_OP_SUM:
@@ -130,20 +196,101 @@ read_uint(Reader *r, int n)
 	return v;
 }
 
+/* Read a numeric written by send_numeric; (Datum) 0 for none (-1). */
+static Datum
+read_numeric(Reader *r, bool allow_none)
+{
+	int32		len = (int32) read_uint(r, 4);
+	Datum		v;
+
+	if (len == -1 && allow_none)
+		return (Datum) 0;
+	if (len <= 0 || len > r->len - r->pos)
+		malformed("numeric value length out of range");
+	v = gr_numeric_parse((const char *) r->data + r->pos, len);
+	r->pos += len;
+	return v;
+}
+
+/* Read and check the fields of a numeric state's partial result. */
+static void
+read_numeric_partial(Reader *r, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+
+	switch ((GrOp) st->op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			{
+				uint64		hi = read_uint(r, 8);
+				uint64		lo = read_uint(r, 8);
+				int32		scale = (int32) read_uint(r, 4);
+				int64		nan = (int64) read_uint(r, 8);
+				int64		pinf = (int64) read_uint(r, 8);
+				int64		ninf = (int64) read_uint(r, 8);
+				Datum		sum = read_numeric(r, true);
+
+				if (scale < 0 || scale > gr_numeric_max_scale())
+					malformed("numeric scale out of range");
+				if (nan < 0 || pinf < 0 || ninf < 0 ||
+					nan > p->count || pinf > p->count || ninf > p->count)
+					malformed("special value counts out of range");
+				if (sum != (Datum) 0 &&
+					(numeric_is_nan(DatumGetNumeric(sum)) || numeric_is_inf(DatumGetNumeric(sum))))
+					malformed("numeric sum not finite");
+				p->nsum = (int128) (((uint128) hi << 64) | lo);
+				p->nscale = scale;
+				if (nan || pinf || ninf || sum != (Datum) 0)
+				{
+					p->nslow = palloc0(sizeof(GrNumericSlow));
+					p->nslow->nan = nan;
+					p->nslow->pinf = pinf;
+					p->nslow->ninf = ninf;
+					p->nslow->sum = sum;
+				}
+				break;
+			}
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			{
+				Datum		v = read_numeric(r, p->count == 0);
+
+				if (v != (Datum) 0)
+					gr_numeric_push(p, CurrentMemoryContext, (GrOp) st->op, v);
+				break;
+			}
+			break;
+		case GR_OP_TOPK:
+			{
+				int32		k = (int32) read_uint(r, 4);
+				int32		n = (int32) read_uint(r, 4);
+				Datum		prev = (Datum) 0;
+
+				if (k < 1 || k > GR_TOPK_MAX)
+					malformed("k out of range");
+				if (n != Min(p->count, (int64) k))
+					malformed("number of top-k values does not match the count");
+				p->k = k;
+				for (int32 i = 0; i < n; i++)
+				{
+					Datum		v = read_numeric(r, false);
+
+					if (i > 0 && gr_numeric_cmp(v, prev) > 0)
+						malformed("top-k values not in descending order");
+					prev = v;
+					gr_numeric_push(p, CurrentMemoryContext, GR_OP_TOPK, v);
+				}
+				break;
+			}
+	}
+}
+
 /* Whether an order key can come from a value of the type. */
 static bool
 key_in_range(GrType type, int64 key)
 {
-	switch (type)
-	{
-		case GR_INT2:
-			return key >= PG_INT16_MIN && key <= PG_INT16_MAX;
-		case GR_INT4:
-		case GR_FLOAT4:
-			return key >= PG_INT32_MIN && key <= PG_INT32_MAX;
-		default:
-			return true;
-	}
+	return key >= gr_type_info(type)->key_min && key <= gr_type_info(type)->key_max;
 }
 
 /* Parse and check serialized bytes into a new state in CurrentMemoryContext. */
@@ -166,6 +313,8 @@ read_state(bytea *bytes)
 		malformed(psprintf("unknown operation %d", op));
 	if (type < GR_INT2 || type > GR_TYPE_LAST)
 		malformed(psprintf("unknown type %d", type));
+	if ((op == GR_OP_SUM || op == GR_OP_AVG) && gr_type_info(type)->sum == GR_SUM_NONE)
+		malformed(psprintf("no sum of type %s", gr_type_info(type)->name));
 
 	st = gr_state_create(CurrentMemoryContext, op, type,
 						 op == GR_OP_TOPK ? GR_TOPK_MAX : 0);
@@ -174,6 +323,13 @@ read_state(bytea *bytes)
 	if (p->count < 0)
 		malformed("negative count");
 
+	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	{
+		read_numeric_partial(&r, st);
+		if (r.pos != r.len)
+			malformed("trailing bytes");
+		return st;
+	}
 	switch ((GrOp) op)
 	{
 		case GR_OP_SUM:
@@ -272,10 +428,9 @@ Datum
 gpu_reduce_state_info(PG_FUNCTION_ARGS)
 {
 	static const char *const ops[] = {"", "sum", "min", "max", "avg", "topk"};
-	static const char *const types[] = {"", "int2", "int4", "int8", "float4", "float8"};
 	GrState    *st = read_state(PG_GETARG_BYTEA_PP(0));
 
 	PG_RETURN_TEXT_P(cstring_to_text(psprintf("op=%s type=%s count=" INT64_FORMAT,
-											  ops[st->op], types[st->type],
+											  ops[st->op], gr_type_info(st->type)->name,
 											  st->partial.count)));
 }

@@ -15,7 +15,9 @@
  * query needs (length, alignment, the default of an attribute added later)
  * and which of them the query reads (cols).  gr_decode_tuple() fills each
  * needed column's value bits (zero-extended, in the attribute's own width)
- * and NULL flag; gr_quals_pass() evaluates the comparisons on them.
+ * and NULL flag; gr_quals_pass() evaluates the comparisons on them.  A
+ * variable-length column's value is the address of its varlena in the page
+ * (host only: numeric, whose states read the varlena where it lies).
  */
 #ifndef GR_TUPLE_DECODE_H
 #define GR_TUPLE_DECODE_H
@@ -200,8 +202,9 @@ gr_align(uint32_t off, int align)
 /*
  * Decode the desc's columns of one heap tuple of tuplen bytes (the line
  * pointer's lp_len): vals[i] gets column i's bits, nulls[i] whether it is
- * NULL.  Columns are fixed-length by-value types.  A tuple without NULLs or
- * variable-length attributes reads each column at its cached offset; any
+ * NULL.  Columns are fixed-length by-value types, or varlenas whose address
+ * in the tuple is their value (host only: numeric).  A tuple without NULLs
+ * or variable-length attributes reads each column at its cached offset; any
  * other walks the attributes before it, as heap_deform_tuple does.  Every
  * read stays inside the tuple: false when the tuple's own header or
  * lengths would lead outside it (a corrupt tuple, or on the GPU a page that
@@ -303,6 +306,19 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 		{
 			nulls[c] = true;
 			vals[c] = 0;
+		}
+		else if (att->len == -1)
+		{
+			/* a short or external varlena is not aligned (no pad byte) */
+			if (off >= datalen)
+				return false;
+			if (data[off] == 0)
+				off = gr_align(off, att->align);
+			if (off + ((off < datalen && (data[off] & 0x01)) ? 1 : 4) > datalen ||
+				off + gr_varsize_any(data + off) > datalen)
+				return false;
+			nulls[c] = false;
+			vals[c] = (uint64_t) (uintptr_t) (data + off);
 		}
 		else
 		{

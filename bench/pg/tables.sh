@@ -9,13 +9,16 @@
 #   pgb_rand_null  as pgb_rand, each value NULL with probability 0.1
 # Columns: i integer, b bigint, d double precision, g1k (0..999) and g1m
 # (0..999,999) grouping keys, random in the random tables, cyclic in the
-# ascending ones.  A table already holding the asked row count (recorded in
-# its comment) is kept, so a second run on the same server skips loading.
+# ascending ones; p numeric(12,2) (prices: random in (-9.5e9, 9.5e9), or
+# n/100 ascending) and t timestamptz (random within 10,000 days from
+# 2000-01-01, or one second per row ascending), issue 11's types.  A table
+# already holding the asked row count and these columns (recorded in its
+# comment) is kept, so a second run on the same server skips loading.
 # The tables are loaded concurrently, one session each.
 
 # The SELECT list that generates one row from n (1..rows) for a table name.
 pgb_table_select() {
-	local name=$1 i b d g1k g1m
+	local name=$1 i b d g1k g1m p t
 	case $name in
 	pgb_asc | pgb_asc_null)
 		i='n::integer'
@@ -23,6 +26,8 @@ pgb_table_select() {
 		d='n * 0.25'
 		g1k='(n % 1000)::integer'
 		g1m='(n % 1000000)::integer'
+		p='(n / 100.0)::numeric(12,2)'
+		t="timestamptz '2000-01-01 00:00+00' + n * interval '1 second'"
 		;;
 	pgb_rand | pgb_rand_null)
 		i='floor(random() * 4294967296 - 2147483648)::integer'
@@ -30,6 +35,8 @@ pgb_table_select() {
 		d='(random() - 0.5) * 2e6'
 		g1k='floor(random() * 1000)::integer'
 		g1m='floor(random() * 1000000)::integer'
+		p='((random() - 0.5) * 1.9e10)::numeric(12,2)'
+		t="timestamptz '2000-01-01 00:00+00' + random() * interval '10000 days'"
 		;;
 	*) pgb_die "unknown table $name" ;;
 	esac
@@ -38,21 +45,25 @@ pgb_table_select() {
 		i="CASE WHEN n % 10 = 0 THEN NULL ELSE $i END"
 		b="CASE WHEN n % 10 = 3 THEN NULL ELSE $b END"
 		d="CASE WHEN n % 10 = 6 THEN NULL ELSE $d END"
+		p="CASE WHEN n % 10 = 8 THEN NULL ELSE $p END"
+		t="CASE WHEN n % 10 = 9 THEN NULL ELSE $t END"
 		;;
 	pgb_rand_null)
 		i="CASE WHEN random() < 0.1 THEN NULL ELSE $i END"
 		b="CASE WHEN random() < 0.1 THEN NULL ELSE $b END"
 		d="CASE WHEN random() < 0.1 THEN NULL ELSE $d END"
+		p="CASE WHEN random() < 0.1 THEN NULL ELSE $p END"
+		t="CASE WHEN random() < 0.1 THEN NULL ELSE $t END"
 		;;
 	esac
-	printf '%s, %s, %s, %s, %s' "$i" "$b" "$d" "$g1k" "$g1m"
+	printf '%s, %s, %s, %s, %s, %s, %s' "$i" "$b" "$d" "$g1k" "$g1m" "$p" "$t"
 }
 
 # Create and load one table with ROWS rows unless it already has them.
 pgb_table_create() {
 	local name=$1 rows=$2 have
 	have=$(pgb_psql -At -c "SELECT obj_description('$name'::regclass, 'pg_class')" 2>/dev/null || true)
-	if [ "$have" = "rows=$rows" ]; then
+	if [ "$have" = "rows=$rows cols=p,t" ]; then
 		pgb_log "table $name: kept ($rows rows)"
 		return 0
 	fi
@@ -60,11 +71,12 @@ pgb_table_create() {
 	pgb_psql -q <<SQL || pgb_die "loading $name failed"
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS $name;
-CREATE UNLOGGED TABLE $name (i integer, b bigint, d double precision, g1k integer, g1m integer)
+CREATE UNLOGGED TABLE $name (i integer, b bigint, d double precision, g1k integer, g1m integer,
+    p numeric(12,2), t timestamptz)
     WITH (parallel_workers = 8);
 INSERT INTO $name SELECT $(pgb_table_select "$name") FROM generate_series(1, $rows::bigint) n;
 VACUUM ANALYZE $name;
-COMMENT ON TABLE $name IS 'rows=$rows';
+COMMENT ON TABLE $name IS 'rows=$rows cols=p,t';
 SQL
 	pgb_log "table $name: $rows rows loaded in $((SECONDS - t0)) s"
 }

@@ -65,6 +65,41 @@ BEGIN
 	END IF;
 END $$;
 
+-- the time types (1.2): int4/int8 batches on the GPU's integer kernels,
+-- answers equal to native, every batch on the GPU
+DROP TABLE IF EXISTS gpu_tt;
+CREATE TABLE gpu_tt AS
+	SELECT date '2000-01-01' + (i::int8 * 7919 % 100003 - 50000)::int AS d,
+		   timestamp '2000-01-01' + (i::int8 * 2654435761 % 4000000007) * interval '1 second' AS ts,
+		   timestamptz '2000-01-01 00:00+00' + (i::int8 * 40503 % 3000000017) * interval '1 millisecond' AS tz
+	FROM generate_series(1, 2000000) i;
+SELECT gpu_reduce_stats_reset();
+DO $$
+DECLARE
+	ok boolean;
+	st record;
+BEGIN
+	SELECT gpu_min(d) = min(d) AND gpu_max(d) = max(d) AND gpu_min(ts) = min(ts)
+		AND gpu_max(ts) = max(ts) AND gpu_min(tz) = min(tz) AND gpu_max(tz) = max(tz)
+	INTO ok FROM gpu_tt;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: time type min/max differ from native';
+	END IF;
+	SELECT gpu_top2(d) = (SELECT array_agg(d ORDER BY d DESC) FROM (SELECT d FROM gpu_tt ORDER BY d DESC LIMIT 2) a)
+		AND gpu_topk(tz, 1000) = (SELECT array_agg(tz ORDER BY tz DESC) FROM (SELECT tz FROM gpu_tt ORDER BY tz DESC LIMIT 1000) a)
+	INTO ok FROM gpu_tt;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: time type top-k differs from ORDER BY ... LIMIT';
+	END IF;
+	SELECT * INTO st FROM gpu_reduce_stats();
+	RAISE NOTICE 'gpu_only: time types stats %', st;
+	IF st.gpu_batches = 0 OR st.gpu_rows < 8 * 2000000 OR st.cpu_batches <> 0
+		OR st.gpu_fallbacks <> 0 THEN
+		RAISE EXCEPTION 'gpu_only: time type batches did not all go to the GPU: %', st;
+	END IF;
+END $$;
+DROP TABLE gpu_tt;
+
 -- an exact float sum whose GPU batches must give the CPU's bits
 SELECT gpu_reduce_stats_reset();
 SET gpu_reduce.enabled = off;

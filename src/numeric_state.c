@@ -1,0 +1,785 @@
+/*
+ * numeric_state.c
+ *	  The aggregates over numeric: an exact sum on a scaled 128-bit integer
+ *	  with an exact slow path, and min/max/top-k over copies of the values.
+ *
+ * numeric is variable-length, so its states never batch: every value is
+ * folded on the CPU as it arrives (GR_STORAGE_DATUM).
+ *
+ * Sum and avg: a finite value whose digits fit a 128-bit integer at the
+ * state's scale (the largest display scale seen so far, at most
+ * GR_NUMERIC_MAX_SCALE) is decoded straight from its base-10000 digits,
+ * without numeric arithmetic, and added to nsum = sum * 10^nscale.  A value
+ * with a larger display scale first rescales nsum.  Whatever does not fit
+ * (a value too large at the scale, a scale past GR_NUMERIC_MAX_SCALE, a
+ * rescale or an addition that would overflow) goes to the slow path: an exact
+ * numeric sum kept with PostgreSQL's numeric_add, which the fast sum joins
+ * when it would overflow.  NaN and the infinities are counted.  So the sum is
+ * always exact, its display scale is the largest input's (as sum()'s is), and
+ * finalize builds it once; avg divides it by the count with numeric_div, as
+ * numeric_avg does, so the text is avg()'s.
+ *
+ * Min, max and top-k keep copies of the best values in the aggregate context
+ * and compare them with numeric_cmp (NaN greatest, as PostgreSQL orders);
+ * equal values of different display scales (1.5 and 1.50) are ordered by
+ * scale, so the value returned does not depend on row order.
+ */
+#include "gpu_reduce.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/numeric.h"
+
+/* largest scale of the fast path: 10^38 is the largest power of 10 in an int128 */
+#define GR_NUMERIC_MAX_SCALE 38
+
+/* what a numeric's header says (numeric.c's NumericShort/NumericLong layout) */
+typedef enum NumKind
+{
+	NUM_FINITE,
+	NUM_NAN,
+	NUM_PINF,
+	NUM_NINF
+} NumKind;
+
+typedef struct NumRaw
+{
+	NumKind		kind;
+	bool		neg;
+	int			dscale;
+	int			weight;			/* of the first base-10000 digit */
+	int			ndigits;
+	const uint8 *digits;		/* int16 each, possibly unaligned (a short varlena) */
+} NumRaw;
+
+/* header bits of numeric.c */
+#define NUM_SIGN_MASK		0xC000
+#define NUM_NEG				0x4000
+#define NUM_SHORT			0x8000
+#define NUM_SPECIAL			0xC000
+#define NUM_EXT_MASK		0xF000
+#define NUM_NAN_BITS		0xC000
+#define NUM_PINF_BITS		0xD000
+#define NUM_NINF_BITS		0xF000
+#define NUM_SHORT_SIGN		0x2000
+#define NUM_SHORT_DSCALE_MASK 0x1F80
+#define NUM_SHORT_DSCALE_SHIFT 7
+#define NUM_SHORT_WEIGHT_SIGN 0x0040
+#define NUM_SHORT_WEIGHT_MASK 0x003F
+#define NUM_DSCALE_MASK		0x3FFF
+
+/* Read a numeric's header, from a plain or short (packed) varlena. */
+static pg_attribute_always_inline void
+num_raw(const struct varlena *v, NumRaw *r)
+{
+	const uint8 *d = (const uint8 *) VARDATA_ANY(v);
+	int			len = VARSIZE_ANY_EXHDR(v);
+	uint16		h;
+
+	memcpy(&h, d, sizeof(h));
+	if ((h & NUM_SIGN_MASK) == NUM_SPECIAL)
+	{
+		uint16		ext = h & NUM_EXT_MASK;
+
+		memset(r, 0, sizeof(*r));
+		r->kind = ext == NUM_PINF_BITS ? NUM_PINF : ext == NUM_NINF_BITS ? NUM_NINF : NUM_NAN;
+		return;
+	}
+	r->kind = NUM_FINITE;
+	if (h & NUM_SHORT)
+	{
+		r->neg = (h & NUM_SHORT_SIGN) != 0;
+		r->dscale = (h & NUM_SHORT_DSCALE_MASK) >> NUM_SHORT_DSCALE_SHIFT;
+		r->weight = ((h & NUM_SHORT_WEIGHT_SIGN) ? ~NUM_SHORT_WEIGHT_MASK : 0) |
+			(h & NUM_SHORT_WEIGHT_MASK);
+		r->digits = d + sizeof(uint16);
+		r->ndigits = (len - (int) sizeof(uint16)) / (int) sizeof(int16);
+	}
+	else
+	{
+		int16		w;
+
+		r->neg = (h & NUM_SIGN_MASK) == NUM_NEG;
+		r->dscale = h & NUM_DSCALE_MASK;
+		memcpy(&w, d + sizeof(uint16), sizeof(w));
+		r->weight = w;
+		r->digits = d + 2 * sizeof(uint16);
+		r->ndigits = (len - 2 * (int) sizeof(uint16)) / (int) sizeof(int16);
+	}
+}
+
+/* powers of ten, 10^0 .. 10^38 */
+static int128 pow10_128[GR_NUMERIC_MAX_SCALE + 1];
+static int64 pow10_64[19];
+
+/* Fill the tables of powers of ten once per backend. */
+static inline void
+init_pow10(void)
+{
+	if (pow10_128[0] != 0)
+		return;
+	pow10_128[0] = 1;
+	for (int i = 1; i <= GR_NUMERIC_MAX_SCALE; i++)
+		pow10_128[i] = pow10_128[i - 1] * 10;
+	for (int i = 0; i < 19; i++)
+		pow10_64[i] = (int64) pow10_128[i];
+}
+
+/* Base-10000 digit i of a numeric. */
+static inline int
+num_digit(const NumRaw *r, int i)
+{
+	int16		dg;
+
+	memcpy(&dg, r->digits + i * sizeof(int16), sizeof(dg));
+	return dg;
+}
+
+/*
+ * A finite numeric times 10^scale as an int128, from its digits alone;
+ * false if it does not fit or has nonzero digits past the scale.  Up to four
+ * base-10000 digits (16 decimal digits: every numeric(12,2)) take int64
+ * arithmetic.
+ */
+static pg_attribute_always_inline bool
+num_scaled(const NumRaw *r, int scale, int128 *out)
+{
+	/* decimal exponent of the last digit's unit, shifted by the scale */
+	int			sh = 4 * (r->weight - r->ndigits + 1) + scale;
+	int128		acc;
+
+	if (r->ndigits <= 4)
+	{
+		int64		a = 0;
+
+		for (int i = 0; i < r->ndigits; i++)
+			a = a * 10000 + num_digit(r, i);
+		if (a == 0)
+		{
+			*out = 0;
+			return true;
+		}
+		if (sh < 0)
+		{
+			/* digits past the scale: 1 to 3 decimals of the last base-10000 digit */
+			int64		q;
+
+			switch (-sh)
+			{
+				case 1:
+					q = a / 10;
+					break;
+				case 2:
+					q = a / 100;
+					break;
+				case 3:
+					q = a / 1000;
+					break;
+				default:
+					if (-sh > 18)
+						return false;
+					q = a / pow10_64[-sh];
+					break;
+			}
+			if (q * pow10_64[-sh] != a)
+				return false;
+			a = q;
+			sh = 0;
+		}
+		/* the sign in 64 bits: the common case never touches 128-bit halves */
+		if (r->neg)
+			a = -a;
+		if (sh == 0)
+		{
+			*out = a;
+			return true;
+		}
+		if (sh > GR_NUMERIC_MAX_SCALE ||
+			__builtin_mul_overflow((int128) a, pow10_128[sh], &acc))
+			return false;
+		*out = acc;
+		return true;
+	}
+	else
+	{
+		acc = 0;
+		for (int i = 0; i < r->ndigits; i++)
+			if (__builtin_mul_overflow(acc, (int128) 10000, &acc) ||
+				__builtin_add_overflow(acc, (int128) num_digit(r, i), &acc))
+				return false;
+		if (acc == 0)
+		{
+			*out = 0;
+			return true;
+		}
+		if (sh < 0)
+		{
+			if (-sh > GR_NUMERIC_MAX_SCALE || acc % pow10_128[-sh] != 0)
+				return false;
+			acc /= pow10_128[-sh];
+			sh = 0;
+		}
+	}
+	if (sh > 0 &&
+		(sh > GR_NUMERIC_MAX_SCALE || __builtin_mul_overflow(acc, pow10_128[sh], &acc)))
+		return false;
+	*out = r->neg ? -acc : acc;
+	return true;
+}
+
+/* v / 10^scale as a numeric of display scale 'scale', through its text. */
+static Datum
+scaled_to_numeric(int128 v, int scale)
+{
+	char		buf[GR_NUMERIC_MAX_SCALE + 48];
+	char	   *p = buf + sizeof(buf) - 1;
+	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
+	int			ndig = 0;
+
+	if (scale == 0 && v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return NumericGetDatum(int64_to_numeric((int64) v));
+	*p = '\0';
+	do
+	{
+		if (scale > 0 && ndig == scale)
+			*--p = '.';
+		*--p = '0' + (int) (mag % 10);
+		mag /= 10;
+		ndig++;
+	} while (mag != 0 || ndig <= scale);
+	if (v < 0)
+		*--p = '-';
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(p),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* A copy of a (detoasted) numeric in mcxt. */
+static Datum
+num_copy(MemoryContext mcxt, Datum value)
+{
+	Size		size = VARSIZE(DatumGetPointer(value));
+	void	   *copy = MemoryContextAlloc(mcxt, size);
+
+	memcpy(copy, DatumGetPointer(value), size);
+	return PointerGetDatum(copy);
+}
+
+/* The slow-path part of a numeric sum, made on first use. */
+static GrNumericSlow *
+slow_of(GrPartial *p, MemoryContext mcxt)
+{
+	if (p->nslow == NULL)
+		p->nslow = MemoryContextAllocZero(mcxt, sizeof(GrNumericSlow));
+	return p->nslow;
+}
+
+/*
+ * slow->sum += value, exactly: numeric_add in the caller's (short-lived)
+ * context, the result copied into the aggregate context.
+ */
+static void
+slow_add(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	GrNumericSlow *slow = slow_of(p, mcxt);
+	Datum		prev = slow->sum;
+	Datum		sum;
+
+	if (prev == (Datum) 0)
+	{
+		slow->sum = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+		return;
+	}
+	sum = DirectFunctionCall2(numeric_add, prev, value);
+	slow->sum = num_copy(mcxt, sum);
+	pfree(DatumGetPointer(sum));
+	pfree(DatumGetPointer(prev));
+}
+
+/* Move the fast sum into the slow one (it would overflow); nscale stays. */
+static void
+flush_fast(GrPartial *p, MemoryContext mcxt)
+{
+	if (p->nsum != 0)
+		slow_add(p, mcxt, scaled_to_numeric(p->nsum, p->nscale));
+	p->nsum = 0;
+}
+
+/* Raise the fast sum's scale to 'scale' (<= GR_NUMERIC_MAX_SCALE). */
+static void
+rescale(GrPartial *p, MemoryContext mcxt, int scale)
+{
+	int128		m;
+
+	Assert(scale > p->nscale && scale <= GR_NUMERIC_MAX_SCALE);
+	if (__builtin_mul_overflow(p->nsum, pow10_128[scale - p->nscale], &m))
+	{
+		flush_fast(p, mcxt);
+		m = 0;
+	}
+	p->nsum = m;
+	p->nscale = scale;
+}
+
+/* Add an int128 at the partial's scale to the fast sum, or flush first. */
+static inline void
+fast_add(GrPartial *p, MemoryContext mcxt, int128 x)
+{
+	int128		s;
+
+	if (__builtin_add_overflow(p->nsum, x, &s))
+	{
+		flush_fast(p, mcxt);
+		s = x;
+	}
+	p->nsum = s;
+}
+
+/* Add one numeric value to a sum's partial result. */
+static void
+sum_add(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	struct varlena *v = (struct varlena *) DatumGetPointer(value);
+	NumRaw		r;
+	int128		x;
+
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+		v = pg_detoast_datum_packed(v);
+	num_raw(v, &r);
+	switch (r.kind)
+	{
+		case NUM_FINITE:
+			break;
+		case NUM_NAN:
+			slow_of(p, mcxt)->nan++;
+			return;
+		case NUM_PINF:
+			slow_of(p, mcxt)->pinf++;
+			return;
+		case NUM_NINF:
+			slow_of(p, mcxt)->ninf++;
+			return;
+	}
+	if (r.dscale > p->nscale)
+	{
+		if (r.dscale > GR_NUMERIC_MAX_SCALE)
+		{
+			slow_add(p, mcxt, PointerGetDatum(v));
+			return;
+		}
+		rescale(p, mcxt, r.dscale);
+	}
+	if (!num_scaled(&r, p->nscale, &x))
+	{
+		slow_add(p, mcxt, PointerGetDatum(v));
+		return;
+	}
+	fast_add(p, mcxt, x);
+}
+
+/* A numeric's display scale (0 for NaN and the infinities). */
+static int
+num_dscale(Datum value)
+{
+	NumRaw		r;
+
+	num_raw((struct varlena *) DatumGetPointer(value), &r);
+	return r.dscale;
+}
+
+/*
+ * PostgreSQL's numeric order (NaN greatest), equal values ordered by display
+ * scale so that the choice among them does not depend on row order.
+ */
+static int
+num_cmp(Datum a, Datum b)
+{
+	int			c = DatumGetInt32(DirectFunctionCall2(numeric_cmp, a, b));
+
+	if (c != 0)
+		return c;
+	return (num_dscale(a) > num_dscale(b)) - (num_dscale(a) < num_dscale(b));
+}
+
+/*
+ * A value (r: its header) against a min/max state's best: through their
+ * scaled integers when both fit one at the larger scale (the common case,
+ * no numeric arithmetic), else with num_cmp.
+ */
+static int
+cmp_best(GrPartial *p, const NumRaw *r, Datum value)
+{
+	if (r->kind == NUM_FINITE && p->nbest_scale >= 0)
+	{
+		int			scale = Max(r->dscale, p->nbest_scale);
+		int128		x,
+					b;
+
+		if (scale <= GR_NUMERIC_MAX_SCALE && num_scaled(r, scale, &x) &&
+			!__builtin_mul_overflow(p->nbest_scaled, pow10_128[scale - p->nbest_scale], &b))
+		{
+			if (x != b)
+				return x < b ? -1 : 1;
+			return (r->dscale > p->nbest_scale) - (r->dscale < p->nbest_scale);
+		}
+	}
+	return num_cmp(value, p->nbest);
+}
+
+/* Make a value (r: its header) a min/max state's best: a copy, and its scaled integer. */
+static void
+take_best(GrPartial *p, MemoryContext mcxt, const NumRaw *r, Datum value)
+{
+	Datum		prev = p->nbest;
+
+	p->nbest = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	if (prev != (Datum) 0)
+		pfree(DatumGetPointer(prev));
+	p->nbest_scale = -1;
+	if (r->kind == NUM_FINITE && r->dscale <= GR_NUMERIC_MAX_SCALE &&
+		num_scaled(r, r->dscale, &p->nbest_scaled))
+		p->nbest_scale = r->dscale;
+}
+
+/* Restore the min-heap property of a top-k heap downwards from position i. */
+static void
+heap_sift_down(Datum *heap, int32 n, int32 i)
+{
+	Datum		v = heap[i];
+
+	for (;;)
+	{
+		int32		c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && num_cmp(heap[c + 1], heap[c]) < 0)
+			c++;
+		if (num_cmp(heap[c], v) >= 0)
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	heap[i] = v;
+}
+
+/*
+ * Offer a numeric (detoasted) to a min, max or top-k partial result; it is
+ * copied into mcxt only if kept.
+ */
+void
+gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
+{
+	init_pow10();
+	switch (op)
+	{
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			{
+				struct varlena *v = (struct varlena *) DatumGetPointer(value);
+				NumRaw		r;
+				int			c;
+
+				if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
+					v = pg_detoast_datum_packed(v);
+				num_raw(v, &r);
+				if (p->nbest != (Datum) 0)
+				{
+					c = cmp_best(p, &r, PointerGetDatum(v));
+					if (op == GR_OP_MIN ? c >= 0 : c <= 0)
+						break;
+				}
+				take_best(p, mcxt, &r, PointerGetDatum(v));
+				break;
+			}
+		case GR_OP_TOPK:
+			if (p->nkeys < p->k)
+			{
+				int32		i;
+
+				if (p->nkeys == p->keys_cap)
+				{
+					int32		cap = Min(Max(p->keys_cap * 2, 16), p->k);
+
+					p->nheap = p->nheap == NULL
+						? MemoryContextAlloc(mcxt, sizeof(Datum) * cap)
+						: repalloc(p->nheap, sizeof(Datum) * cap);
+					p->keys_cap = cap;
+				}
+				value = num_copy(mcxt, value);
+				i = p->nkeys++;
+				while (i > 0 && num_cmp(p->nheap[(i - 1) / 2], value) > 0)
+				{
+					p->nheap[i] = p->nheap[(i - 1) / 2];
+					i = (i - 1) / 2;
+				}
+				p->nheap[i] = value;
+			}
+			else if (num_cmp(value, p->nheap[0]) > 0)
+			{
+				pfree(DatumGetPointer(p->nheap[0]));
+				p->nheap[0] = num_copy(mcxt, value);
+				heap_sift_down(p->nheap, p->nkeys, 0);
+			}
+			break;
+		default:
+			elog(ERROR, "gpu_reduce: numeric push for operation %d", (int) op);
+	}
+}
+
+/*
+ * Scratch memory of gr_numeric_add: detoasted copies and numeric_cmp's and
+ * numeric_add's temporaries.  The bulk scan adds values straight from the
+ * pages in one long-lived context, so they go here, reset every
+ * GR_NUMERIC_SCRATCH_ROWS values; what a state keeps is copied into its
+ * aggregate context.
+ */
+#define GR_NUMERIC_SCRATCH_ROWS 1024
+static MemoryContext scratch = NULL;
+static int	scratch_rows = 0;
+
+/* Fold one non-NULL numeric (any varlena form, in a page or not) into the state. */
+void
+gr_numeric_add(GrState *st, Datum value)
+{
+	GrPartial  *p = &st->partial;
+	MemoryContext mcxt = gr_state_mcxt(st);
+	MemoryContext old;
+
+	init_pow10();
+	if (scratch == NULL)
+		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
+										ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(scratch);
+	if (st->op == GR_OP_SUM || st->op == GR_OP_AVG)
+		sum_add(p, mcxt, value);
+	else if (st->op == GR_OP_TOPK)
+		gr_numeric_push(p, mcxt, st->op, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	else
+		gr_numeric_push(p, mcxt, st->op, value);
+	MemoryContextSwitchTo(old);
+	if (++scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
+	{
+		MemoryContextReset(scratch);
+		scratch_rows = 0;
+	}
+	p->count++;
+	gr_stats.cpu_rows++;
+}
+
+/*
+ * Fold n numerics given as addresses (the bulk scan's values, in the page)
+ * into the state: gr_numeric_add's work with one switch of context a run.
+ */
+void
+gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
+{
+	GrPartial  *p = &st->partial;
+	MemoryContext mcxt = gr_state_mcxt(st);
+	MemoryContext old;
+
+	if (n <= 0)
+		return;
+	if (st->op != GR_OP_SUM && st->op != GR_OP_AVG)
+	{
+		for (int32 i = 0; i < n; i++)
+			gr_numeric_add(st, (Datum) addrs[i]);
+		return;
+	}
+	init_pow10();
+	if (scratch == NULL)
+		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
+										ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(scratch);
+	for (int32 i = 0; i < n; i++)
+		sum_add(p, mcxt, (Datum) addrs[i]);
+	MemoryContextSwitchTo(old);
+	scratch_rows += n;
+	if (scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
+	{
+		MemoryContextReset(scratch);
+		scratch_rows = 0;
+	}
+	p->count += n;
+	gr_stats.cpu_rows += n;
+}
+
+/* dst += src for numeric partial results of op (counts already added). */
+void
+gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, const GrPartial *src)
+{
+	init_pow10();
+	switch (op)
+	{
+		case GR_OP_SUM:
+		case GR_OP_AVG:
+			{
+				int			scale = Max(dst->nscale, src->nscale);
+				int128		x;
+
+				if (scale > dst->nscale)
+					rescale(dst, mcxt, scale);
+				if (!__builtin_mul_overflow(src->nsum, pow10_128[scale - src->nscale], &x))
+					fast_add(dst, mcxt, x);
+				else
+					slow_add(dst, mcxt, scaled_to_numeric(src->nsum, src->nscale));
+				if (src->nslow != NULL)
+				{
+					GrNumericSlow *slow = slow_of(dst, mcxt);
+
+					slow->nan += src->nslow->nan;
+					slow->pinf += src->nslow->pinf;
+					slow->ninf += src->nslow->ninf;
+					if (src->nslow->sum != (Datum) 0)
+						slow_add(dst, mcxt, src->nslow->sum);
+				}
+				break;
+			}
+		case GR_OP_MIN:
+		case GR_OP_MAX:
+			if (src->nbest != (Datum) 0)
+				gr_numeric_push(dst, mcxt, op, src->nbest);
+			break;
+		case GR_OP_TOPK:
+			for (int32 i = 0; i < src->nkeys; i++)
+				gr_numeric_push(dst, mcxt, op, src->nheap[i]);
+			break;
+	}
+}
+
+/* NaN or an infinity if the inputs make the sum one, else 0. */
+static Datum
+special_sum(GrPartial *p)
+{
+	GrNumericSlow *slow = p->nslow;
+	const char *s;
+
+	if (slow == NULL)
+		return (Datum) 0;
+	if (slow->nan > 0 || (slow->pinf > 0 && slow->ninf > 0))
+		s = "NaN";
+	else if (slow->pinf > 0)
+		s = "Infinity";
+	else if (slow->ninf > 0)
+		s = "-Infinity";
+	else
+		return (Datum) 0;
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(s),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* The exact sum of the finite values, of the largest input display scale. */
+static Datum
+exact_sum(GrPartial *p)
+{
+	Datum		fast = scaled_to_numeric(p->nsum, p->nscale);
+
+	if (p->nslow == NULL || p->nslow->sum == (Datum) 0)
+		return fast;
+	return DirectFunctionCall2(numeric_add, fast, p->nslow->sum);
+}
+
+/* gpu_sum(numeric): sum()'s value and text. */
+Datum
+gr_numeric_sum_final(GrState *st)
+{
+	Datum		special = special_sum(&st->partial);
+
+	return special != (Datum) 0 ? special : exact_sum(&st->partial);
+}
+
+/* gpu_avg(numeric): the exact sum over the count of finite values, as numeric_avg. */
+Datum
+gr_numeric_avg_final(GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	Datum		special = special_sum(p);
+	int64		n = p->count;
+
+	if (special != (Datum) 0)
+		return special;
+	if (p->nslow != NULL)
+		n -= p->nslow->nan + p->nslow->pinf + p->nslow->ninf;
+	return DirectFunctionCall2(numeric_div, exact_sum(p),
+							   NumericGetDatum(int64_to_numeric(n)));
+}
+
+/* qsort comparator: descending numerics */
+static int
+num_cmp_desc(const void *a, const void *b)
+{
+	return num_cmp(*(const Datum *) b, *(const Datum *) a);
+}
+
+/* The top-k values, largest first, in a palloc'd array (pointers into the heap). */
+int
+gr_numeric_sorted(GrPartial *p, Datum **values)
+{
+	Datum	   *sorted = palloc(sizeof(Datum) * Max(p->nkeys, 1));
+
+	memcpy(sorted, p->nheap, sizeof(Datum) * p->nkeys);
+	qsort(sorted, p->nkeys, sizeof(Datum), num_cmp_desc);
+	*values = sorted;
+	return p->nkeys;
+}
+
+/* gpu_min/gpu_max (the kept value) and gpu_top2/gpu_topk (an array) of numeric. */
+Datum
+gr_numeric_order_final(GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	Datum	   *values;
+	int			n;
+
+	if (st->op != GR_OP_TOPK)
+		return num_copy(CurrentMemoryContext, p->nbest);
+	n = gr_numeric_sorted(p, &values);
+	return PointerGetDatum(construct_array(values, n, NUMERICOID, -1, false, TYPALIGN_INT));
+}
+
+/*
+ * A numeric from the text gr_state_serialize wrote (numeric_out's: digits
+ * with an optional sign and point, NaN, Infinity, -Infinity); an ERROR
+ * (invalid state) for anything else.
+ */
+Datum
+gr_numeric_parse(const char *s, int len)
+{
+	char	   *str = pnstrdup(s, len);
+	bool		ok = len > 0;
+	int			i = 0;
+	int			ndigits = 0;
+
+	if (strcmp(str, "NaN") != 0 && strcmp(str, "Infinity") != 0 &&
+		strcmp(str, "-Infinity") != 0)
+	{
+		if (i < len && str[i] == '-')
+			i++;
+		for (; i < len && str[i] >= '0' && str[i] <= '9'; i++)
+			ndigits++;
+		if (i < len && str[i] == '.')
+			for (i++; i < len && str[i] >= '0' && str[i] <= '9'; i++)
+				ndigits++;
+		ok = ok && i == len && ndigits > 0;
+	}
+	if (!ok)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
+				 errmsg("invalid gpu_reduce state: %s", "malformed numeric value")));
+	return DirectFunctionCall3(numeric_in, CStringGetDatum(str),
+							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
+}
+
+/* The display scale limit of the fast path, for the deserializer's checks. */
+int
+gr_numeric_max_scale(void)
+{
+	return GR_NUMERIC_MAX_SCALE;
+}
+
+/* The largest value of the top-k heap is no greater than prev (descending order check). */
+int
+gr_numeric_cmp(Datum a, Datum b)
+{
+	return num_cmp(a, b);
+}

@@ -1,0 +1,216 @@
+/*
+ * types.c
+ *	  The type table: one entry per input type of the aggregates.
+ *
+ * An entry says how wide a batch value is, which storage kind (one of the
+ * five native types the CPU loops and the GPU kernels are compiled for) its
+ * values and order keys take, how its sums add up, the range of its order
+ * keys, how a key becomes a Datum again, and how gpu_sum and gpu_avg build
+ * their results.  Nothing else in the module switches on the input type:
+ * adding a type whose values are 2-, 4- or 8-byte integers or floats inside
+ * is one entry here plus its line of the install script's matrix
+ * (sqlgen/matrix.txt); a variable-length type (numeric) also needs its
+ * own state code (numeric_state.c), named by the entry.
+ */
+#include "gpu_reduce.h"
+
+#include "catalog/pg_type.h"
+#include "utils/builtins.h"
+#include "utils/float.h"
+#include "utils/numeric.h"
+
+/*
+ * An int128 as a numeric: directly when it fits in int64 (the common case,
+ * and a GROUP BY finalizes one per group), else through its decimal text.
+ */
+static Numeric
+int128_to_numeric(int128 v)
+{
+	char		buf[48];
+	char	   *p = buf + sizeof(buf) - 1;
+	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
+
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return int64_to_numeric((int64) v);
+	*p = '\0';
+	do
+	{
+		*--p = '0' + (int) (mag % 10);
+		mag /= 10;
+	} while (mag != 0);
+	if (v < 0)
+		*--p = '-';
+	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(p),
+											   ObjectIdGetDatum(InvalidOid),
+											   Int32GetDatum(-1)));
+}
+
+/*
+ * The exact float sum rounded once to float8 (single: to float4, returned
+ * exactly as a double), with PostgreSQL's overflow error.
+ */
+static double
+rounded_float_sum(GrPartial *p, bool single)
+{
+	double		r;
+	float		f;
+	GrXsum		tmp;
+	GrXsum	   *x;
+
+	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, single, &r))
+		return r;
+	x = gr_partial_xsum(p, &tmp);
+	if (!single)
+	{
+		if (gr_xsum_to_double(x, p->count, &r) == GR_XSUM_OVERFLOW)
+			float_overflow_error();
+		return r;
+	}
+	if (gr_xsum_to_float(x, p->count, &f) == GR_XSUM_OVERFLOW)
+		float_overflow_error();
+	return f;
+}
+
+/* gpu_sum of smallint and integer: bigint, with int8's overflow error. */
+static Datum
+sum_to_bigint(GrState *st)
+{
+	int128		sum = st->partial.isum;
+
+	if (sum < PG_INT64_MIN || sum > PG_INT64_MAX)
+		ereport(ERROR,
+				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+				 errmsg("bigint out of range")));
+	return Int64GetDatum((int64) sum);
+}
+
+/* gpu_sum of bigint: numeric. */
+static Datum
+sum_to_numeric(GrState *st)
+{
+	return NumericGetDatum(int128_to_numeric(st->partial.isum));
+}
+
+/* gpu_avg of an integer type: numeric, as numeric.c's int8_avg builds it. */
+static Datum
+avg_to_numeric(GrState *st)
+{
+	return DirectFunctionCall2(numeric_div,
+							   NumericGetDatum(int128_to_numeric(st->partial.isum)),
+							   NumericGetDatum(int64_to_numeric(st->partial.count)));
+}
+
+/* gpu_sum of real: the exact sum rounded once to real. */
+static Datum
+sum_to_float4(GrState *st)
+{
+	return Float4GetDatum((float4) rounded_float_sum(&st->partial, true));
+}
+
+/* gpu_sum of double precision: the exact sum rounded once. */
+static Datum
+sum_to_float8(GrState *st)
+{
+	return Float8GetDatum(rounded_float_sum(&st->partial, false));
+}
+
+/* gpu_avg of a float type: the rounded exact sum over the count. */
+static Datum
+avg_to_float8(GrState *st)
+{
+	return Float8GetDatum(rounded_float_sum(&st->partial, false) /
+						  (float8) st->partial.count);
+}
+
+/* order keys back to Datums */
+static Datum
+int2_from_key(int64 key)
+{
+	return Int16GetDatum((int16) key);
+}
+
+static Datum
+int4_from_key(int64 key)
+{
+	return Int32GetDatum((int32) key);
+}
+
+static Datum
+int8_from_key(int64 key)
+{
+	return Int64GetDatum(key);
+}
+
+static Datum
+float4_from_key(int64 key)
+{
+	return Float4GetDatum(gr_float4_from_key(key));
+}
+
+static Datum
+float8_from_key(int64 key)
+{
+	return Float8GetDatum(gr_float8_from_key(key));
+}
+
+/* classes of WHERE comparisons the bulk scan evaluates (qual_class) */
+#define QUAL_INTEGER 1			/* across smallint, integer, bigint */
+#define QUAL_FLOAT 2			/* across real, double precision */
+#define QUAL_DATE 3				/* each time type with itself only: the */
+#define QUAL_TIMESTAMP 4		/* cross-type operators convert units */
+#define QUAL_TIMESTAMPTZ 5
+#define QUAL_NONE 0				/* no comparisons in the bulk scan */
+
+/* float order keys: the sign-folded bits, the canonical NaN's key the largest */
+#define FLOAT4_KEY_MIN ((int64) PG_INT32_MIN)
+#define FLOAT4_KEY_MAX ((int64) PG_INT32_MAX)
+
+const GrTypeInfo gr_types[GR_TYPE_LAST + 1] = {
+	[GR_INT2] = {"int2", INT2OID, 2, GR_INT2, GR_SUM_INT, QUAL_INTEGER,
+		PG_INT16_MIN, PG_INT16_MAX, int2_from_key, sum_to_bigint, avg_to_numeric, NULL},
+	[GR_INT4] = {"int4", INT4OID, 4, GR_INT4, GR_SUM_INT, QUAL_INTEGER,
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, sum_to_bigint, avg_to_numeric, NULL},
+	[GR_INT8] = {"int8", INT8OID, 8, GR_INT8, GR_SUM_INT, QUAL_INTEGER,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, sum_to_numeric, avg_to_numeric, NULL},
+	[GR_FLOAT4] = {"float4", FLOAT4OID, 4, GR_FLOAT4, GR_SUM_FLOAT, QUAL_FLOAT,
+		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, sum_to_float4, avg_to_float8, NULL},
+	[GR_FLOAT8] = {"float8", FLOAT8OID, 8, GR_FLOAT8, GR_SUM_FLOAT, QUAL_FLOAT,
+		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, sum_to_float8, avg_to_float8, NULL},
+
+	/*
+	 * The time types are integers inside, and PostgreSQL orders them, their
+	 * -infinity and infinity (the integer range's ends) included, as integers.
+	 */
+	[GR_DATE] = {"date", DATEOID, 4, GR_INT4, GR_SUM_NONE, QUAL_DATE,
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, NULL, NULL, NULL},
+	[GR_TIMESTAMP] = {"timestamp", TIMESTAMPOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMP,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
+	[GR_TIMESTAMPTZ] = {"timestamptz", TIMESTAMPTZOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMPTZ,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
+
+	/*
+	 * numeric is variable-length: no batch values, no order keys; its
+	 * states are numeric_state.c's.
+	 */
+	[GR_NUMERIC] = {"numeric", NUMERICOID, 0, GR_STORAGE_DATUM, GR_SUM_NUMERIC, QUAL_NONE,
+		0, 0, NULL, gr_numeric_sum_final, gr_numeric_avg_final, gr_numeric_order_final},
+};
+
+/* Size in bytes of one batch value of the type. */
+int
+gr_type_size(GrType type)
+{
+	if (type < 1 || type > GR_TYPE_LAST)
+		elog(ERROR, "gpu_reduce: unknown type %d", (int) type);
+	return gr_types[type].width;
+}
+
+/* The GrType of a SQL type, or 0 for a type the aggregates do not take. */
+GrType
+gr_type_of_oid(Oid typid)
+{
+	for (int t = 1; t <= GR_TYPE_LAST; t++)
+		if (gr_types[t].oid == typid)
+			return (GrType) t;
+	return 0;
+}
