@@ -130,6 +130,20 @@ DELETE FROM pp WHERE id % 10 = 5;
 VACUUM pp;
 SELECT * FROM page_check('SELECT gpu_sum(i8), gpu_max(i4), count(*) FROM pp');
 
+-- the time types reach the kernels as the integers they are; a numeric
+-- aggregate keeps the CPU decoder (its varlenas are not decoded on the GPU)
+CREATE TABLE pp_time AS
+SELECT g AS id, DATE '2000-01-01' + (g % 5000) AS d,
+       TIMESTAMPTZ '2020-01-01 00:00+00' + g * INTERVAL '1 minute' AS ts,
+       (g % 1000) / 100.0 AS n
+FROM generate_series(1, 20000) g;
+UPDATE pp_time SET d = 'infinity', ts = '-infinity' WHERE id = 77;
+VACUUM ANALYZE pp_time;
+SELECT * FROM page_check('SELECT gpu_min(d), gpu_max(d), gpu_min(ts), gpu_topk(ts, 3), gpu_top2(d), count(*) FROM pp_time');
+SELECT * FROM page_check('SELECT gpu_max(ts), count(*) FROM pp_time WHERE ts > ''2020-01-05 00:00+00''');
+SELECT * FROM page_explain('SELECT gpu_sum(n), gpu_max(d) FROM pp_time');
+DROP TABLE pp_time;
+
 -- bad settings (the SQLSTATE only: PostgreSQL 16 words the messages anew)
 DO $$ BEGIN SET gpu_reduce.page_path = gpu;
 EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'page_path = gpu: %', SQLSTATE; END $$;
