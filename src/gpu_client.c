@@ -256,6 +256,38 @@ gr_gpu_result_partial(GrOp op, GrType type, int32 k, int cuda_op,
 	}
 }
 
+/*
+ * Slot i failed on the GPU: an ERROR when gpu_reduce.fallback is off (the
+ * slot freed first if free_it), else a WARNING once per session, and the
+ * caller does the work on the CPU.  what/doing/hint name that work.
+ */
+static void
+gpu_failed(int i, bool free_it, const char *what, const char *doing, const char *hint)
+{
+	GrSlot	   *slot = gr_slot(i);
+
+	gr_stats.gpu_fallbacks++;
+	if (!gr_fallback)
+	{
+		char		error[sizeof(slot->error)];
+
+		strlcpy(error, slot->error, sizeof(error));
+		if (free_it)
+			free_slot(i);
+		ereport(ERROR,
+				(errcode(ERRCODE_SYSTEM_ERROR),
+				 errmsg("GPU %s failed: %s", what, error),
+				 errhint("Set gpu_reduce.fallback to on to %s on the CPU.", hint)));
+	}
+	if (!fallback_warned)
+	{
+		ereport(WARNING,
+				(errmsg("GPU %s failed, %s on the CPU: %s", what, doing, slot->error),
+				 errdetail("This warning is given once per session; gpu_reduce_stats() counts every fallback.")));
+		fallback_warned = true;
+	}
+}
+
 /* Fold a finished slot into the state and free it. */
 static void
 fold_slot(GrState *st, int i, uint32 outcome)
@@ -276,25 +308,7 @@ fold_slot(GrState *st, int i, uint32 outcome)
 		return;
 	}
 
-	gr_stats.gpu_fallbacks++;
-	if (!gr_fallback)
-	{
-		char		error[sizeof(slot->error)];
-
-		strlcpy(error, slot->error, sizeof(error));
-		free_slot(i);
-		ereport(ERROR,
-				(errcode(ERRCODE_SYSTEM_ERROR),
-				 errmsg("GPU reduction failed: %s", error),
-				 errhint("Set gpu_reduce.fallback to on to reduce such batches on the CPU.")));
-	}
-	if (!fallback_warned)
-	{
-		ereport(WARNING,
-				(errmsg("GPU reduction failed, reducing on the CPU: %s", slot->error),
-				 errdetail("This warning is given once per session; gpu_reduce_stats() counts every fallback.")));
-		fallback_warned = true;
-	}
+	gpu_failed(i, true, "reduction", "reducing", "reduce such batches");
 	gr_cpu_reduce(st, gr_slot_values(i), (int32) slot->n);
 	free_slot(i);
 }
@@ -451,22 +465,8 @@ gr_gpu_wait_job_slot(int i, const char **error)
 
 	if (wait_slot(i) == GR_SLOT_DONE)
 		return true;
-	gr_stats.gpu_fallbacks++;
-	if (!gr_fallback)
-	{
-		/* the slot stays the caller's: its abort gives it back */
-		ereport(ERROR,
-				(errcode(ERRCODE_SYSTEM_ERROR),
-				 errmsg("GPU page decoding failed: %s", slot->error),
-				 errhint("Set gpu_reduce.fallback to on to decode such pages on the CPU.")));
-	}
-	if (!fallback_warned)
-	{
-		ereport(WARNING,
-				(errmsg("GPU page decoding failed, decoding on the CPU: %s", slot->error),
-				 errdetail("This warning is given once per session; gpu_reduce_stats() counts every fallback.")));
-		fallback_warned = true;
-	}
+	/* the slot stays the caller's: on ERROR its abort gives it back */
+	gpu_failed(i, false, "page decoding", "decoding", "decode such pages");
 	*error = slot->error;
 	return false;
 }
