@@ -120,7 +120,8 @@ SELECT * FROM page_explain('SELECT gpu_sum(i8), count(*) FROM pp WHERE i4 > 0');
 SET gpu_reduce.page_path = cpu;
 CREATE TEMP TABLE pp_temp AS SELECT * FROM pp;
 ANALYZE pp_temp;
-SELECT * FROM page_explain('SELECT gpu_sum(i8) FROM pp_temp');
+-- (only the reason: a temporary copy's page count differs between majors)
+SELECT line FROM page_explain('SELECT gpu_sum(i8) FROM pp_temp') AS line WHERE line LIKE '%Page Path%';
 SELECT (SELECT gpu_sum(i8) FROM pp_temp) = (SELECT sum(i8) FROM pp_temp) AS same;
 
 -- all-visible pages with unused line pointers (VACUUM after a DELETE): an
