@@ -6,12 +6,23 @@
  * result must be the catalog of a fresh 1.2 install (sql/upgrade.sql checks
  * it).
  *
- * 1.2 adds the aggregates over numeric, date, timestamp and timestamptz.
+ * 1.2 adds the aggregates over numeric, date, timestamp and timestamptz, and
+ * gpu_reduce_devices() says whether the page path's buffer pool is registered.
  */
 
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION gpu_reduce UPDATE TO '1.2'" to load this file. \quit
 
+
+-- a new OUT column: the function is made anew
+DROP FUNCTION gpu_reduce_devices();
+CREATE FUNCTION gpu_reduce_devices(
+    OUT device integer, OUT name text, OUT sm_count integer, OUT memory_mb bigint,
+    OUT batches bigint, OUT rows bigint, OUT page_path text)
+    RETURNS SETOF record
+    AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpu_reduce_devices() IS
+    'GPUs the gpu_reduce service reduces on, with the batches and rows each reduced since it started, and whether the buffer pool is registered for the page path';
 -- numeric (since 1.2)
 
 CREATE FUNCTION gpu_sum_trans(internal, numeric) RETURNS internal

@@ -44,11 +44,11 @@ CREATE FUNCTION gpu_reduce_stats_reset() RETURNS void
 
 CREATE FUNCTION gpu_reduce_devices(
     OUT device integer, OUT name text, OUT sm_count integer, OUT memory_mb bigint,
-    OUT batches bigint, OUT rows bigint)
+    OUT batches bigint, OUT rows bigint, OUT page_path text)
     RETURNS SETOF record
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
 COMMENT ON FUNCTION gpu_reduce_devices() IS
-    'GPUs the gpu_reduce service reduces on, with the batches and rows each reduced since it started';
+    'GPUs the gpu_reduce service reduces on, with the batches and rows each reduced since it started, and whether the buffer pool is registered for the page path';
 
 CREATE FUNCTION gpu_reduce_slots(OUT state text, OUT slots integer)
     RETURNS SETOF record

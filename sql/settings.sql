@@ -83,7 +83,7 @@ RESET max_parallel_workers_per_gather;
 SELECT pg_get_function_arguments('gpu_reduce_devices()'::regprocedure) AS columns;
 SET client_min_messages = warning;
 SELECT count(*) >= 0 AS listed FROM gpu_reduce_devices();
-SELECT bool_and(device >= 0 AND name <> '' AND sm_count > 0 AND memory_mb > 0 AND batches >= 0 AND rows >= batches) IS NOT FALSE AS sane FROM gpu_reduce_devices();
+SELECT bool_and(device >= 0 AND name <> '' AND sm_count > 0 AND memory_mb > 0 AND batches >= 0 AND rows >= batches AND page_path <> '') IS NOT FALSE AS sane FROM gpu_reduce_devices();
 RESET client_min_messages;
 
 DROP TABLE settings_t;

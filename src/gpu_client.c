@@ -481,6 +481,20 @@ gr_gpu_end_job_slot(int i, bool abandon)
 		free_slot(i);
 }
 
+/* The buffer pool's registration, as gpu_reduce_devices() shows it. */
+static const char *
+pool_text(void)
+{
+	switch (pg_atomic_read_u32(&gr_shared->pool_state))
+	{
+		case GR_POOL_REGISTERED:
+			return "buffer pool registered";
+		case GR_POOL_FAILED:
+			return psprintf("off: %s", gr_shared->pool_error);
+	}
+	return "off: not registered yet";
+}
+
 /* gpu_reduce_devices(): the GPUs the service reduces on. */
 Datum
 gpu_reduce_devices(PG_FUNCTION_ARGS)
@@ -510,8 +524,8 @@ gpu_reduce_devices(PG_FUNCTION_ARGS)
 		for (int d = 0; d < gr_shared->ndevices; d++)
 		{
 			GrDeviceEntry *entry = &gr_shared->devices[d];
-			Datum		values[6];
-			bool		nulls[6] = {0};
+			Datum		values[7];
+			bool		nulls[7] = {0};
 
 			values[0] = Int32GetDatum(entry->ordinal);
 			values[1] = CStringGetTextDatum(entry->name);
@@ -519,6 +533,8 @@ gpu_reduce_devices(PG_FUNCTION_ARGS)
 			values[3] = Int64GetDatum(entry->memory_mb);
 			values[4] = Int64GetDatum((int64) pg_atomic_read_u64(&entry->batches));
 			values[5] = Int64GetDatum((int64) pg_atomic_read_u64(&entry->rows));
+			/* the page path's column exists from 1.2 on */
+			values[6] = CStringGetTextDatum(pool_text());
 			tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 		}
 	}

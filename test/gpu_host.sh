@@ -78,6 +78,7 @@ for t in $(seq 1 60); do
 	sleep 0.5
 done
 psql_ -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "SELECT * FROM gpu_reduce_devices()" | tee "$out/devices.txt"
+grep -q "buffer pool registered" "$out/devices.txt" || { echo "the buffer pool is not registered"; fail=1; }
 
 echo "== 1. pg_regress suite, every batch on the GPU"
 tests=$(cd "$root/sql" && ls *.sql | sed 's/\.sql$//' | sort)
@@ -281,6 +282,8 @@ grep -q "Page Path: off (the buffer pool is not registered with the GPU)" "$scra
 psql_ -At -c "SELECT (SELECT gpu_sum(x) FROM big) = (SELECT sum(x) FROM big) AS same_unregistered" | tee "$scratch/ur"
 grep -q '^t$' "$scratch/ur" || fail=1
 grep -q "did not register the buffer pool" "$dir/log/server.log" || { echo "no log line about the buffer pool"; fail=1; }
+psql_ -At -c "SELECT DISTINCT page_path FROM gpu_reduce_devices()" | tee "$scratch/pp"
+grep -qx "off: gpu_reduce.register_buffers is off" "$scratch/pp" || { echo "gpu_reduce_devices() does not say why"; fail=1; }
 grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
 cp "$dir/log/server.log" "$out/server.log"
 echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
