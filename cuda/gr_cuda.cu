@@ -474,7 +474,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: copy in");
 	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
-								 c->page_cols, gr_page_job_col_cap(job), c->stream);
+								 c->page_cols, gr_page_job_col_cap(job),
+								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: launch");
 	err = cudaMemcpyAsync(job->counts, (char *) c->stage + offsetof(GrPageJob, counts),

@@ -100,7 +100,7 @@ cudaError_t gr_launch_topk(const GrScratch *s, GrCudaType type,
 /* decode a page job's pages into column arrays (gr_page.cu) */
 cudaError_t gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 								   uint32_t npages, void *cols, int64_t col_cap,
-								   cudaStream_t stream);
+								   bool read_only, cudaStream_t stream);
 
 /* CUB temporary storage the top-k of up to n values needs (gr_topk.cu) */
 cudaError_t gr_topk_temp_bytes(int64_t n, size_t *bytes);

@@ -19,6 +19,7 @@ int			gr_min_gpu_rows = 65536;
 int			gr_buffer_memory_kb = 64 * 1024;
 bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
+bool		gr_debug_page_read_only = false;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -79,6 +80,11 @@ _PG_init(void)
 							 "For tests: the GPU service reports this session's batches as failed.",
 							 "Exercises the fallback path without a broken GPU.",
 							 &gr_debug_fail_gpu, false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.debug_page_read_only",
+							 "For benchmarks: the page path's kernel reads the pages and decodes nothing.",
+							 "The zero-copy floor probe of bench/: the scan's answers are empty.",
+							 &gr_debug_page_read_only, false,
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomEnumVariable("gpu_reduce.page_path",

@@ -219,6 +219,7 @@ extern int	gr_min_gpu_rows;
 extern int	gr_buffer_memory_kb;
 extern int	gr_page_path;
 extern int	gr_page_pins;
+extern bool gr_debug_page_read_only;
 
 /* gpu_reduce.page_path */
 typedef enum GrPagePathMode

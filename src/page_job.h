@@ -40,6 +40,12 @@
 #define GR_PAGE_COUNT_BAD(ncols)	((ncols) + 1)
 #define GR_PAGE_COUNT_VIS(ncols)	((ncols) + 2)
 
+/*
+ * GrPageJob.flags: the kernel only reads the pages, decoding nothing (the
+ * floor probe of bench/: gpu_reduce.debug_page_read_only; answers are empty)
+ */
+#define GR_PAGE_JOB_READ_ONLY	0x0001
+
 /* GrPageEntry.flags: every normal line pointer up to nlp is visible */
 #define GR_PAGE_ALL_NORMAL		0x0001
 
@@ -75,7 +81,7 @@ typedef struct GrPageJob
 	uint16_t	ncols;
 	uint16_t	nquals;
 	uint16_t	nouts;
-	uint16_t	pad;
+	uint16_t	flags;			/* GR_PAGE_JOB_READ_ONLY */
 	uint32_t	desc_off;
 	uint32_t	entries_off;
 	uint8_t		col_width[GR_PAGE_MAX_COLS];	/* bytes of each column's values */

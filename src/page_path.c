@@ -181,6 +181,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	job->ncols = d->ncols;
 	job->nquals = nquals;
 	job->nouts = nouts;
+	job->flags = gr_debug_page_read_only && mode == GR_PAGE_PATH_ON ? GR_PAGE_JOB_READ_ONLY : 0;
 	memcpy(job->quals, quals, sizeof(GrQual) * nquals);
 	memcpy(gr_page_job_desc(job), d, GR_DECODE_DESC_SIZE(d->natts));
 	result_off = pp->bytes_in;

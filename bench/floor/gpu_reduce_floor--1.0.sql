@@ -8,3 +8,18 @@ CREATE FUNCTION gr_floor_sum(rel regclass, col name,
 RETURNS numeric
 AS 'MODULE_PATHNAME', 'gr_floor_sum'
 LANGUAGE C VOLATILE PARALLEL UNSAFE;
+
+-- The page path's zero-copy floor (issue 14): run query Q (one text column)
+-- with gpu_reduce.debug_page_read_only on, so that the page path's kernel
+-- reads exactly the scan's pinned pages out of the buffer pool and decodes
+-- nothing: the time of pinning plus the GPU's reading.  The answer is empty
+-- (NULL).  RETURN QUERY lets Q use parallel workers (PostgreSQL 14 on);
+-- needs a superuser (the setting is).
+CREATE FUNCTION gr_page_floor(q text) RETURNS SETOF text
+LANGUAGE plpgsql VOLATILE PARALLEL UNSAFE AS $$
+BEGIN
+    PERFORM set_config('gpu_reduce.debug_page_read_only', 'on', true);
+    RETURN QUERY EXECUTE q;
+    PERFORM set_config('gpu_reduce.debug_page_read_only', 'off', true);
+END
+$$;
