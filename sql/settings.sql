@@ -8,7 +8,8 @@ LOAD 'gpu_reduce';
 -- defaults and limits
 SELECT name, vartype, unit, boot_val, min_val, max_val, context
 FROM pg_settings
-WHERE name IN ('gpu_reduce.enabled', 'gpu_reduce.batch_rows', 'gpu_reduce.min_gpu_rows', 'gpu_reduce.buffer_memory')
+WHERE name IN ('gpu_reduce.enabled', 'gpu_reduce.batch_rows', 'gpu_reduce.min_gpu_rows', 'gpu_reduce.buffer_memory',
+               'gpu_reduce.page_path', 'gpu_reduce.page_pins', 'gpu_reduce.debug_page_read_only')
 ORDER BY name;
 SHOW gpu_reduce.enabled;
 SHOW gpu_reduce.buffer_memory;
