@@ -18,6 +18,8 @@
 #   --session-opts    settings of every session (default "-c jit=off -c work_mem=1GB": the GPU
 #                     host's PostgreSQL has no JIT, and GROUP BY hash tables fit in memory)
 #   --server-opts     more server settings, e.g. "-c huge_pages=on" (default none)
+#   PGB_NO_PREWARM=1  (environment) leave the tables out of pg_prewarm: a table then
+#                     reaches shared_buffers only through the scans themselves
 #   --no-build        use the installed extension (harness) / do not build (gpuhost)
 #   --append          add to the out dir's results.csv instead of starting it anew (a long suite
 #                     split over several commands, e.g. --cases 'sum*' then --cases 'group*')
@@ -145,7 +147,9 @@ pgb_tables_create "$rows" $tables
 pgb_log "tables ready in $((SECONDS - t0)) s"
 # into shared_buffers, where the bulk scan's page path reads them (a sequential
 # scan of a large table would only pass through a small ring of buffers)
-if pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1; then
+if [ "${PGB_NO_PREWARM:-0}" = 1 ]; then
+	pgb_log "PGB_NO_PREWARM=1: tables stay where the load left them (mostly the OS cache)"
+elif pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1; then
 	for t in $tables; do
 		pgb_log "prewarmed $t: $(pgb_psql -Atc "SELECT pg_prewarm('$t')") pages"
 	done
