@@ -19,7 +19,9 @@
 #                     host's PostgreSQL has no JIT, and GROUP BY hash tables fit in memory)
 #   --server-opts     more server settings, e.g. "-c huge_pages=on" (default none)
 #   PGB_NO_PREWARM=1  (environment) leave the tables out of pg_prewarm: a table then
-#                     reaches shared_buffers only through the scans themselves
+#                     reaches shared_buffers only through the scans themselves (on a
+#                     second run the tables are kept and the server restarted: they are
+#                     then in the OS cache only)
 #   --no-build        use the installed extension (harness) / do not build (gpuhost)
 #   --append          add to the out dir's results.csv instead of starting it anew (a long suite
 #                     split over several commands, e.g. --cases 'sum*' then --cases 'group*')
