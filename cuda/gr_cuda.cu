@@ -485,7 +485,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 
 /*
  * Queue a page job's second half: each output's reduction of its column's
- * values (as many as the counts say), results and keys into the job.
+ * values (as many as the counts say), results and keys into the job, by the
+ * same entry point as any batch already on the device.
  */
 extern "C" int
 gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
@@ -494,8 +495,6 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	int			rc;
 
 	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
-		return rc;
-	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
 	for (int o = 0; o < job->nouts; o++)
 	{
@@ -514,12 +513,9 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 		if (n == 0)
 			continue;
 		values = (const char *) c->page_cols + (size_t) out->col * cap * 8;
-		rc = gr_check_args(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k,
-						   values, n, (int64_t *) ((char *) job + out->topk_off));
-		if (rc == GR_CUDA_OK)
-			rc = gr_queue(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k, values, n,
-						  (GrCudaResult *) ((char *) job + out->result_off),
-						  (int64_t *) ((char *) job + out->topk_off));
+		rc = gr_cuda_reduce_device(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k,
+								   values, n, (GrCudaResult *) ((char *) job + out->result_off),
+								   (int64_t *) ((char *) job + out->topk_off));
 		if (rc != GR_CUDA_OK)
 			return rc;
 	}

@@ -111,18 +111,18 @@ release_all_slots(int code, Datum arg)
 }
 
 /*
- * Take a free slot as the state's batch buffer.  False, changing nothing,
- * when none is free: the caller then stays on the CPU rather than wait.
+ * Claim a free slot for this backend (FREE -> FILLING): with recent, one of
+ * the slots it freed last first, then the pool from a rotating start.  The
+ * slot's index, or -1 when none is free.
  */
-bool
-gr_gpu_take_slot(GrState *st)
+static int
+claim_slot(bool recent)
 {
 	int			nslots = gr_shared->nslots;
 	uint32		start = 0;
 	int			i = -1;
 
-	/* a recently freed slot first, then the pool from a rotating start */
-	while (nrecent > 0 && i < 0)
+	while (recent && nrecent > 0 && i < 0)
 	{
 		int			candidate = recent_slots[--nrecent];
 		uint32		expected = GR_SLOT_FREE;
@@ -145,14 +145,27 @@ gr_gpu_take_slot(GrState *st)
 			i = candidate;
 	}
 	if (i < 0)
-		return false;
-
+		return -1;
 	if (!exit_hook_set)
 	{
 		before_shmem_exit(release_all_slots, (Datum) 0);
 		exit_hook_set = true;
 	}
 	gr_slot(i)->owner_procno = MyProcNumber;
+	return i;
+}
+
+/*
+ * Take a free slot as the state's batch buffer.  False, changing nothing,
+ * when none is free: the caller then stays on the CPU rather than wait.
+ */
+bool
+gr_gpu_take_slot(GrState *st)
+{
+	int			i = claim_slot(true);
+
+	if (i < 0)
+		return false;
 	st->ext->slot = i;
 	st->ext->batch.values = gr_slot_values(i);
 	st->ext->batch.cap = (int32) Min((int64) Max(gr_batch_rows, 1),
@@ -414,27 +427,7 @@ gr_gpu_pages_unavailable(void)
 int
 gr_gpu_take_job_slot(void)
 {
-	int			nslots = gr_shared->nslots;
-	uint32		start = pg_atomic_fetch_add_u32(&gr_shared->next_slot, 1);
-
-	for (int j = 0; j < nslots; j++)
-	{
-		int			i = (start + j) % nslots;
-		uint32		expected = GR_SLOT_FREE;
-
-		if (pg_atomic_read_u32(&gr_slot(i)->state) == GR_SLOT_FREE &&
-			pg_atomic_compare_exchange_u32(&gr_slot(i)->state, &expected, GR_SLOT_FILLING))
-		{
-			if (!exit_hook_set)
-			{
-				before_shmem_exit(release_all_slots, (Datum) 0);
-				exit_hook_set = true;
-			}
-			gr_slot(i)->owner_procno = MyProcNumber;
-			return i;
-		}
-	}
-	return -1;
+	return claim_slot(false);
 }
 
 /* Submit a page job built in slot i's data area. */

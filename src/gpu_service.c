@@ -194,15 +194,16 @@ start_slot(Stream *stream, int i)
 		finish_slot(i, false, "failure injected by gpu_reduce.debug_fail_gpu");
 		return;
 	}
-	if (slot->op == GR_SLOT_OP_PAGES &&
-		pg_atomic_read_u32(&gr_shared->pool_state) != GR_POOL_REGISTERED)
-	{
-		finish_slot(i, false, "the buffer pool is not registered");
-		return;
-	}
 	if (slot->op == GR_SLOT_OP_PAGES)
+	{
+		if (pg_atomic_read_u32(&gr_shared->pool_state) != GR_POOL_REGISTERED)
+		{
+			finish_slot(i, false, "the buffer pool is not registered");
+			return;
+		}
 		rc = gr_cuda_pages_extract(stream->ctx, gr_shared->pool_addr,
 								   (GrPageJob *) gr_slot_values(i));
+	}
 	else
 		rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
 								 gr_slot_values(i), slot->n, &slot->result,
@@ -226,23 +227,21 @@ page_job_reduce(Stream *stream)
 {
 	int			i = stream->slot;
 	GrPageJob  *job = (GrPageJob *) gr_slot_values(i);
+	const char *error = NULL;
 
-	stream->phase = 2;
+	/* an undecodable tuple is never skipped: the backend decodes the pages */
 	if (job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
+		error = "a tuple the GPU could not decode";
+	else if (gr_cuda_pages_reduce(stream->ctx, job) != GR_CUDA_OK)
+		error = gr_cuda_last_error();
+	if (error != NULL)
 	{
-		/* never skipped: the backend decodes the job's pages itself */
-		finish_slot(i, false, "a tuple the GPU could not decode");
+		finish_slot(i, false, error);
 		stream->slot = -1;
 		stream->phase = 0;
 		return false;
 	}
-	if (gr_cuda_pages_reduce(stream->ctx, job) != GR_CUDA_OK)
-	{
-		finish_slot(i, false, gr_cuda_last_error());
-		stream->slot = -1;
-		stream->phase = 0;
-		return false;
-	}
+	stream->phase = 2;
 	return true;
 }
 
@@ -304,13 +303,12 @@ poll_streams(void)
 
 /*
  * Hand submitted slots to idle streams, round robin over all of them.
- * Returns how many submitted slots are left waiting for a stream.
+ * True when a submitted slot is left waiting for a stream.
  */
-static int
+static bool
 dispatch_slots(void)
 {
 	static int	next_stream = 0;
-	int			waiting = 0;
 
 	for (int i = 0; i < gr_shared->nslots; i++)
 	{
@@ -326,16 +324,13 @@ dispatch_slots(void)
 			if (streams[s].slot < 0)
 				break;
 		if (tries == nstreams)
-		{
-			waiting++;			/* every stream busy */
-			continue;
-		}
+			return true;		/* every stream busy */
 		if (!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_RUNNING))
 			continue;			/* taken back by its owner */
 		start_slot(&streams[s], i);
 		next_stream = (s + 1) % nstreams;
 	}
-	return waiting;
+	return false;
 }
 
 /* Before exit: no backend may wait on a slot this process will not finish. */
@@ -429,7 +424,7 @@ gr_service_main(Datum arg)
 	while (!ShutdownRequestPending)
 	{
 		int			busy;
-		int			waiting;
+		bool		waiting;
 
 		if (ConfigReloadPending)
 		{
@@ -457,7 +452,7 @@ gr_service_main(Datum arg)
 		 * were consumed by the ResetLatch above, and the streams that were
 		 * busy may have finished in the last poll.
 		 */
-		if (busy == 0 && waiting == 0)
+		if (busy == 0 && !waiting)
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 1000L, PG_WAIT_EXTENSION);
 		else
