@@ -53,8 +53,7 @@ struct GrPagePath
 	int			job_pages;		/* pages per job */
 	char	   *prefix;			/* every job's header and decoder description */
 	Size		prefix_bytes;
-	Size		bytes_in;		/* for job_pages pages */
-	Size		bytes_all;
+	Size		bytes_all;		/* for job_pages pages, results included */
 	PageJobRef	jobs[GR_PAGE_JOBS];	/* a ring, oldest at first */
 	int			first;
 	int			njobs;
@@ -75,25 +74,40 @@ pin_budget(void)
 }
 
 /*
- * The job layout for these outputs: sets *prefix_bytes and returns the
- * bytes of a job of 'pages' pages, results included.
+ * Lay out the results after 'off': each output's GrCudaResult, then a
+ * GPU top-k's keys.  Fills the offsets when job is not NULL; returns the end.
+ */
+static Size
+layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
+{
+	for (int o = 0; o < nouts; o++)
+	{
+		bool		keys = gr_gpu_cuda_op(outs[o].op, outs[o].k) == GR_CUDA_TOPK;
+
+		if (job != NULL)
+		{
+			job->outs[o].result_off = off;
+			job->outs[o].topk_off = keys ? off + GR_PAGE_ALIGN(sizeof(GrCudaResult)) : 0;
+		}
+		off += GR_PAGE_ALIGN(sizeof(GrCudaResult));
+		if (keys)
+			off += GR_PAGE_ALIGN(sizeof(int64) * (Size) outs[o].k);
+	}
+	return off;
+}
+
+/*
+ * The layout of a job of 'pages' pages: sets *prefix_bytes (header and
+ * decoder description) and *bytes_in (with the entries); returns the bytes
+ * of the whole job, results included.
  */
 static Size
 job_bytes(const GrDecodeDesc *d, const GrPageOutSpec *outs, int nouts, int pages,
 		  Size *prefix_bytes, Size *bytes_in)
 {
-	Size		size = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
-
-	*prefix_bytes = size;
-	size += GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
-	*bytes_in = size;
-	for (int o = 0; o < nouts; o++)
-	{
-		size += GR_PAGE_ALIGN(sizeof(GrCudaResult));
-		if (gr_gpu_cuda_op(outs[o].op, outs[o].k) == GR_CUDA_TOPK)
-			size += GR_PAGE_ALIGN(sizeof(int64) * (Size) outs[o].k);
-	}
-	return size;
+	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
+	*bytes_in = *prefix_bytes + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
+	return layout_results(NULL, outs, nouts, *bytes_in);
 }
 
 /*
@@ -166,11 +180,11 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
-	Size		result_off;
+	Size		bytes_in;
 
 	pp->mode = mode;
 	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
-	pp->bytes_all = job_bytes(d, outs, nouts, pp->job_pages, &pp->prefix_bytes, &pp->bytes_in);
+	pp->bytes_all = job_bytes(d, outs, nouts, pp->job_pages, &pp->prefix_bytes, &bytes_in);
 	pp->cb = *cb;
 
 	/* the part every job starts with */
@@ -184,7 +198,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	job->flags = gr_debug_page_read_only && mode == GR_PAGE_PATH_ON ? GR_PAGE_JOB_READ_ONLY : 0;
 	memcpy(job->quals, quals, sizeof(GrQual) * nquals);
 	memcpy(gr_page_job_desc(job), d, GR_DECODE_DESC_SIZE(d->natts));
-	result_off = pp->bytes_in;
+	(void) layout_results(job, outs, nouts, bytes_in);
 	for (int o = 0; o < nouts; o++)
 	{
 		GrPageOut  *out = &job->outs[o];
@@ -193,13 +207,6 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		out->op = gr_gpu_cuda_op(outs[o].op, outs[o].k);
 		out->type = gr_type_info(outs[o].type)->storage;	/* the kernels' type */
 		out->k = outs[o].k;
-		out->result_off = result_off;
-		result_off += GR_PAGE_ALIGN(sizeof(GrCudaResult));
-		if (out->op == GR_CUDA_TOPK)
-		{
-			out->topk_off = result_off;
-			result_off += GR_PAGE_ALIGN(sizeof(int64) * (Size) out->k);
-		}
 	}
 	/* only the aggregated columns' values are stored; every column is counted */
 	for (int o = 0; o < nouts; o++)
