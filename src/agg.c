@@ -184,7 +184,7 @@ gr_check_k(Datum k, bool isnull)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("k must not be null")));
-	if (DatumGetInt32(k) < 1 || DatumGetInt32(k) > GR_TOPK_MAX)
+	if (!gr_k_in_range(DatumGetInt32(k)))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("k must be between 1 and %d", GR_TOPK_MAX),

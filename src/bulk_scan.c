@@ -386,6 +386,23 @@ output_k(BulkScanState *bs, BulkOutput *out)
 }
 
 /*
+ * The output's state, made when its first values arrive (gpu_topk's k is
+ * checked then, as the transition function would).
+ */
+static GrState *
+output_state(BulkScanState *bs, BulkOutput *out)
+{
+	if (out->st == NULL)
+	{
+		out->k = output_k(bs, out);
+		out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
+		/* one group with many rows: batch from the first value */
+		out->st->direct_left = 0;
+	}
+	return out->st;
+}
+
+/*
  * Feed one page's values of an output: the non-NULL values of its column
  * in the rows that passed the WHERE comparisons.
  */
@@ -406,13 +423,7 @@ feed_output(BulkScanState *bs, BulkOutput *out, const uint64 *vals, int n,
 	}
 	if (n == 0)
 		return;
-	if (out->st == NULL)
-	{
-		out->k = output_k(bs, out);
-		out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
-		/* one group with many rows: batch from the first value */
-		out->st->direct_left = 0;
-	}
+	(void) output_state(bs, out);
 	/* compiled per op */
 	switch (out->op)
 	{
@@ -556,11 +567,7 @@ page_gpu(void *arg, struct GrPageJob *job)
 		n = (int64) job->counts[po->col];
 		if (n == 0)
 			continue;
-		if (out->st == NULL)
-		{
-			out->k = output_k(bs, out);
-			out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
-		}
+		(void) output_state(bs, out);
 		gr_gpu_result_partial(out->op, out->type, out->k, po->op,
 							  (const GrCudaResult *) ((char *) job + po->result_off), n,
 							  (int64 *) ((char *) job + po->topk_off), &p);
@@ -610,7 +617,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			Datum		k = eval_const(bs, out->kexpr, &isnull);
 
 			/* a bad k is an error only once a row arrives: leave it to the CPU */
-			if (isnull || DatumGetInt32(k) < 1 || DatumGetInt32(k) > GR_TOPK_MAX)
+			if (isnull || !gr_k_in_range(DatumGetInt32(k)))
 			{
 				bs->page_path = "off (gpu_topk's k is out of range)";
 				return NULL;

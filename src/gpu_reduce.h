@@ -103,6 +103,13 @@ extern const GrTypeInfo gr_types[GR_TYPE_LAST + 1];
 /* largest k accepted by gpu_topk */
 #define GR_TOPK_MAX 100000
 
+/* Whether gpu_topk accepts k (gr_check_k raises the error). */
+static inline bool
+gr_k_in_range(int32 k)
+{
+	return k >= 1 && k <= GR_TOPK_MAX;
+}
+
 /*
  * Partial result of all values reduced so far.  Min, max and top-k work on
  * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.

@@ -267,7 +267,7 @@ read_numeric_partial(Reader *r, GrState *st)
 				int32		n = (int32) read_uint(r, 4);
 				Datum		prev = (Datum) 0;
 
-				if (k < 1 || k > GR_TOPK_MAX)
+				if (!gr_k_in_range(k))
 					malformed("k out of range");
 				if (n != Min(p->count, (int64) k))
 					malformed("number of top-k values does not match the count");
@@ -392,7 +392,7 @@ read_state(bytea *bytes)
 				int32		n = (int32) read_uint(&r, 4);
 				int64		prev = 0;
 
-				if (k < 1 || k > GR_TOPK_MAX)
+				if (!gr_k_in_range(k))
 					malformed("k out of range");
 				if (n != Min(p->count, (int64) k))
 					malformed("number of top-k values does not match the count");
