@@ -200,6 +200,31 @@ gr_align(uint32_t off, int align)
 }
 
 /*
+ * Find the varlena of an attribute at *off in a tuple's datalen data bytes:
+ * aligned first unless it has a short or external header (no pad byte
+ * then).  Sets *off to its start and *size to its total size; false when its
+ * header or its bytes would lie outside the data.
+ */
+GR_HOSTDEV bool
+gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
+			  uint32_t *size)
+{
+	uint32_t	o = *off;
+
+	if (o >= datalen)
+		return false;
+	if (data[o] == 0)
+		o = gr_align(o, align);
+	if (o >= datalen || (!(data[o] & 0x01) && o + 4 > datalen))
+		return false;
+	*size = gr_varsize_any(data + o);
+	if (o + *size > datalen)
+		return false;
+	*off = o;
+	return true;
+}
+
+/*
  * Decode the desc's columns of one heap tuple of tuplen bytes (the line
  * pointer's lp_len): vals[i] gets column i's bits, nulls[i] whether it is
  * NULL.  Columns are fixed-length by-value types, or varlenas whose address
@@ -282,14 +307,11 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 				off = gr_align(off, pa->align) + (uint32_t) pa->len;
 			else if (pa->len == -1)
 			{
-				/* a short or external varlena is not aligned (no pad byte) */
-				if (off >= datalen)
+				uint32_t	size;
+
+				if (!gr_varlena_at(data, datalen, pa->align, &off, &size))
 					return false;
-				if (data[off] == 0)
-					off = gr_align(off, pa->align);
-				if (off + 4 > datalen && !(off < datalen && (data[off] & 0x01)))
-					return false;
-				off += gr_varsize_any(data + off);
+				off += size;
 			}
 			else
 			{
@@ -309,13 +331,9 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 		}
 		else if (att->len == -1)
 		{
-			/* a short or external varlena is not aligned (no pad byte) */
-			if (off >= datalen)
-				return false;
-			if (data[off] == 0)
-				off = gr_align(off, att->align);
-			if (off + ((off < datalen && (data[off] & 0x01)) ? 1 : 4) > datalen ||
-				off + gr_varsize_any(data + off) > datalen)
+			uint32_t	size;
+
+			if (!gr_varlena_at(data, datalen, att->align, &off, &size))
 				return false;
 			nulls[c] = false;
 			vals[c] = (uint64_t) (uintptr_t) (data + off);
