@@ -1,12 +1,14 @@
 # bench/pg/tables.sh -- the benchmark tables (source it; needs pgb_psql and pgb_log).
 #
-# Four tables, each filled by one INSERT ... generate_series, UNLOGGED, with
+# Five tables, each filled by one INSERT ... generate_series, UNLOGGED, with
 # parallel_workers = 8, then VACUUM ANALYZE (hint bits and the visibility map
 # set, so that no timed query pays for them):
 #   pgb_asc        values ascending with the row number
 #   pgb_rand       values uniformly random
 #   pgb_asc_null   as pgb_asc, every 10th value NULL (per column, staggered)
 #   pgb_rand_null  as pgb_rand, each value NULL with probability 0.1
+#   pgb_narrow     pgb_rand's i, b and d only: the 50 M-row, 2.5 GB (318,472
+#                  pages) table that issues 10 and 14 state their targets on
 # Columns: i integer, b bigint, d double precision, g1k (0..999) and g1m
 # (0..999,999) grouping keys, random in the random tables, cyclic in the
 # ascending ones; p numeric(12,2) (prices: random in (-9.5e9, 9.5e9), or
@@ -29,7 +31,7 @@ pgb_table_select() {
 		p='(n / 100.0)::numeric(12,2)'
 		t="timestamptz '2000-01-01 00:00+00' + n * interval '1 second'"
 		;;
-	pgb_rand | pgb_rand_null)
+	pgb_rand | pgb_rand_null | pgb_narrow)
 		i='floor(random() * 4294967296 - 2147483648)::integer'
 		b='floor((random() - 0.5) * 9.2e18)::bigint'
 		d='(random() - 0.5) * 2e6'
@@ -56,7 +58,20 @@ pgb_table_select() {
 		t="CASE WHEN random() < 0.1 THEN NULL ELSE $t END"
 		;;
 	esac
-	printf '%s, %s, %s, %s, %s, %s, %s' "$i" "$b" "$d" "$g1k" "$g1m" "$p" "$t"
+	if [ "$name" = pgb_narrow ]; then
+		printf '%s, %s, %s' "$i" "$b" "$d"
+	else
+		printf '%s, %s, %s, %s, %s, %s, %s' "$i" "$b" "$d" "$g1k" "$g1m" "$p" "$t"
+	fi
+}
+
+# The column definitions of a table.
+pgb_table_columns() {
+	if [ "$1" = pgb_narrow ]; then
+		echo 'i integer, b bigint, d double precision'
+	else
+		echo 'i integer, b bigint, d double precision, g1k integer, g1m integer, p numeric(12,2), t timestamptz'
+	fi
 }
 
 # Create and load one table with ROWS rows unless it already has them.
@@ -71,9 +86,7 @@ pgb_table_create() {
 	pgb_psql -q <<SQL || pgb_die "loading $name failed"
 SET client_min_messages = warning;
 DROP TABLE IF EXISTS $name;
-CREATE UNLOGGED TABLE $name (i integer, b bigint, d double precision, g1k integer, g1m integer,
-    p numeric(12,2), t timestamptz)
-    WITH (parallel_workers = 8);
+CREATE UNLOGGED TABLE $name ($(pgb_table_columns "$name")) WITH (parallel_workers = 8);
 INSERT INTO $name SELECT $(pgb_table_select "$name") FROM generate_series(1, $rows::bigint) n;
 VACUUM ANALYZE $name;
 COMMENT ON TABLE $name IS 'rows=$rows cols=p,t';
