@@ -20,8 +20,11 @@
 #   --server-opts     more server settings, e.g. "-c huge_pages=on" (default none)
 #   PGB_NO_PREWARM=1  (environment) leave the tables out of pg_prewarm: a table then
 #                     reaches shared_buffers only through the scans themselves (on a
-#                     second run the tables are kept and the server restarted: they are
-#                     then in the OS cache only)
+#                     second run the tables are kept and the server restarted, so the
+#                     warm-up query reads them from the OS cache; a table smaller than a
+#                     quarter of shared_buffers is then read into the pool, not through
+#                     the bulk-read ring, and the timed runs find it there: for the OS
+#                     cache only, see bench/pg/cold_restarts.sh)
 #   --no-build        use the installed extension (harness) / do not build (gpuhost)
 #   --append          add to the out dir's results.csv instead of starting it anew (a long suite
 #                     split over several commands, e.g. --cases 'sum*' then --cases 'group*')
