@@ -415,8 +415,10 @@ cmp_best(GrPartial *p, const NumRaw *r, Datum value)
 		int128		x,
 					b;
 
+		/* the same scale as the best (one column's values): no multiplication */
 		if (scale <= GR_NUMERIC_MAX_SCALE && num_scaled(r, scale, &x) &&
-			!__builtin_mul_overflow(p->nbest_scaled, pow10_128[scale - p->nbest_scale], &b))
+			(scale == p->nbest_scale ? (b = p->nbest_scaled, true) :
+			 !__builtin_mul_overflow(p->nbest_scaled, pow10_128[scale - p->nbest_scale], &b)))
 		{
 			if (x != b)
 				return x < b ? -1 : 1;
@@ -538,61 +540,38 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 static MemoryContext scratch = NULL;
 static int	scratch_rows = 0;
 
-/* Fold one non-NULL numeric (any varlena form, in a page or not) into the state. */
-void
-gr_numeric_add(GrState *st, Datum value)
+/* One value's work for the state's op, in the scratch context. */
+static pg_attribute_always_inline void
+fold_value(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 {
-	GrPartial  *p = &st->partial;
-	MemoryContext mcxt = gr_state_mcxt(st);
-	MemoryContext old;
-
-	init_pow10();
-	if (scratch == NULL)
-		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
-										ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(scratch);
-	if (st->op == GR_OP_SUM || st->op == GR_OP_AVG)
+	if (op == GR_OP_SUM || op == GR_OP_AVG)
 		sum_add(p, mcxt, value);
-	else if (st->op == GR_OP_TOPK)
-		gr_numeric_push(p, mcxt, st->op, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	else if (op == GR_OP_TOPK)
+		gr_numeric_push(p, mcxt, op, PointerGetDatum(PG_DETOAST_DATUM(value)));
 	else
-		gr_numeric_push(p, mcxt, st->op, value);
-	MemoryContextSwitchTo(old);
-	if (++scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
-	{
-		MemoryContextReset(scratch);
-		scratch_rows = 0;
-	}
-	p->count++;
-	gr_stats.cpu_rows++;
+		gr_numeric_push(p, mcxt, op, value);
 }
 
 /*
- * Fold n numerics given as addresses (the bulk scan's values, in the page)
- * into the state: gr_numeric_add's work with one switch of context a run.
+ * Fold n non-NULL numerics (any varlena form, in a page or not) into the
+ * state: one switch into the scratch context for all of them, which is
+ * reset every GR_NUMERIC_SCRATCH_ROWS values.
  */
-void
-gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
+static void
+fold_values(GrState *st, const Datum *values, int32 n)
 {
 	GrPartial  *p = &st->partial;
 	MemoryContext mcxt = gr_state_mcxt(st);
 	MemoryContext old;
+	GrOp		op = st->op;
 
-	if (n <= 0)
-		return;
-	if (st->op != GR_OP_SUM && st->op != GR_OP_AVG)
-	{
-		for (int32 i = 0; i < n; i++)
-			gr_numeric_add(st, (Datum) addrs[i]);
-		return;
-	}
 	init_pow10();
 	if (scratch == NULL)
 		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
 										ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(scratch);
 	for (int32 i = 0; i < n; i++)
-		sum_add(p, mcxt, (Datum) addrs[i]);
+		fold_value(p, mcxt, op, values[i]);
 	MemoryContextSwitchTo(old);
 	scratch_rows += n;
 	if (scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
@@ -602,6 +581,25 @@ gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
 	}
 	p->count += n;
 	gr_stats.cpu_rows += n;
+}
+
+/* Fold one non-NULL numeric (any varlena form, in a page or not) into the state. */
+void
+gr_numeric_add(GrState *st, Datum value)
+{
+	fold_values(st, &value, 1);
+}
+
+/*
+ * Fold n numerics given as addresses (the bulk scan's values, in the page)
+ * into the state.
+ */
+void
+gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
+{
+	StaticAssertStmt(sizeof(Datum) == sizeof(uint64), "a Datum holds an address");
+	if (n > 0)
+		fold_values(st, (const Datum *) addrs, n);
 }
 
 /* dst += src for numeric partial results of op (counts already added). */
