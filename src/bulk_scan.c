@@ -638,14 +638,16 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 }
 
 /*
- * For the page path: read one page and, if every normal line pointer of it
- * is visible and stays so under the pin (gr_page_path_all_normal), hand it
- * over without looking at its line pointers, which is all the CPU does for
- * such a page.  False, holding nothing, for any other page: the caller
- * reads it as a sequential scan does.
+ * Read one page and, if every normal line pointer of it is visible and
+ * stays so under the pin (gr_page_path_all_normal), take it whole: hand it
+ * to the page path without looking at its line pointers, which is all the
+ * CPU does for such a page, or (no page path) decode its normal line
+ * pointers here, without heapgetpage's per-tuple work.  False, holding
+ * nothing, for any other page: the caller reads it as a sequential scan does.
  */
 static bool
-scan_page_whole(BulkScanState *bs, HeapScanDesc scan, BlockNumber blk, GrPagePath *pp)
+scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
+				GrPagePath *pp)
 {
 	Relation	rel = scan->rs_base.rs_rd;
 	Snapshot	snapshot = scan->rs_base.rs_snapshot;
@@ -671,7 +673,19 @@ scan_page_whole(BulkScanState *bs, HeapScanDesc scan, BlockNumber blk, GrPagePat
 	}
 	bs->counters[C_PAGES]++;
 	bs->counters[C_ALLVISIBLE]++;
-	gr_page_path_add(pp, buf, NULL, maxoff);
+	if (pp != NULL)
+		gr_page_path_add(pp, buf, NULL, maxoff);
+	else
+	{
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			n = 0;
+
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
+			if (ItemIdIsNormal(PageGetItemId(page, off)))
+				offs[n++] = off;
+		decode_page(bs, t, (const uint8 *) page, blk, offs, n);
+		ReleaseBuffer(buf);
+	}
 	return true;
 }
 
@@ -685,7 +699,7 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 {
 	Page		page;
 
-	if (pp != NULL && scan_page_whole(bs, scan, blk, pp))
+	if (scan_page_whole(bs, t, scan, blk, pp))
 		return;
 	read_page(scan, blk);
 	page = BufferGetPage(scan->rs_cbuf);
