@@ -55,8 +55,25 @@ aggregate_context(FunctionCallInfo fcinfo)
 }
 
 /*
+ * The row path of min and max over fixed-width types: each value is folded
+ * into the partial result in place, one compare as in native min and max,
+ * never stored in a batch and not counted in gpu_reduce_stats().  The
+ * executor spends ~46 ns on a row and the compare under 1; storing the value
+ * in a batch made gpu_max(timestamptz) 6.5 % slower than native max on the
+ * CPU host, counting it 2.5 %, and no batch of such values repays a trip to
+ * the GPU.  Values that come in bulk (the bulk scan) still fill batches.
+ */
+static pg_attribute_always_inline bool
+folds_in_place(GrState *st, GrOp op)
+{
+	return (op == GR_OP_MIN || op == GR_OP_MAX) &&
+		gr_types[st->type].storage != GR_STORAGE_DATUM;
+}
+
+/*
  * The common transition: ignore NULL input, create the state on the first
- * value, add the value to the batch.  Inlined into each aggregate's
+ * value, add the value to the state (min and max fold it in place, the
+ * others add it to the batch).  Inlined into each aggregate's
  * transition function, so that the per-row path is compiled for its op.
  */
 static pg_attribute_always_inline Datum
@@ -81,7 +98,10 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 	}
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
-	gr_state_add(st, op, PG_GETARG_DATUM(1));
+	if (folds_in_place(st, op))
+		gr_fold_value(st, op, PG_GETARG_DATUM(1));
+	else
+		gr_state_add(st, op, PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(st);
 }
 
@@ -95,6 +115,25 @@ append_to_batch(FunctionCallInfo fcinfo)
 {
 	return !PG_ARGISNULL(0) && !PG_ARGISNULL(1) &&
 		gr_state_append((GrState *) PG_GETARG_POINTER(0), PG_GETARG_DATUM(1));
+}
+
+/*
+ * The per-row path of gpu_min and gpu_max: fold a non-NULL value into the
+ * state in place (numeric: append it as append_to_batch() does).  False
+ * when the row needs more (NULL, no state yet, numeric's slow path).
+ */
+static pg_attribute_always_inline bool
+fold_in_place(FunctionCallInfo fcinfo, GrOp op)
+{
+	GrState    *st;
+
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		return false;
+	st = (GrState *) PG_GETARG_POINTER(0);
+	if (!folds_in_place(st, op))
+		return append_to_batch(fcinfo);
+	gr_fold_value(st, op, PG_GETARG_DATUM(1));
+	return true;
 }
 
 /* transition() for the rows append_to_batch() leaves, compiled per op. */
@@ -130,7 +169,7 @@ gpu_reduce_sum_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_min_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(append_to_batch(fcinfo)))
+	if (likely(fold_in_place(fcinfo, GR_OP_MIN)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_MIN);
 }
@@ -139,7 +178,7 @@ gpu_reduce_min_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_max_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(append_to_batch(fcinfo)))
+	if (likely(fold_in_place(fcinfo, GR_OP_MAX)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_MAX);
 }

@@ -431,12 +431,13 @@ gr_state_add_double(GrState *st, double v)
 }
 
 /*
- * Fold one value straight into the partial result: a batch of one, the way
- * native aggregates work.  A state does this until it has values enough to
- * make a batch worth having (batch.c).
+ * Fold one value straight into the partial result, the way native
+ * aggregates work, without counting it in gr_stats: gpu_min and gpu_max
+ * fold every row of the row path so (agg.c), where one increment of a
+ * global counter a row was measured at 2.5 % of the row's cost.
  */
 static pg_attribute_always_inline void
-gr_fold_one(GrState *st, GrOp op, Datum value)
+gr_fold_value(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
 	GrType		storage = gr_types[st->type].storage;
@@ -483,6 +484,17 @@ gr_fold_one(GrState *st, GrOp op, Datum value)
 			break;
 	}
 	p->count++;
+}
+
+/*
+ * Fold one value into the partial result as a batch of one, counted.  A
+ * state does this until it has values enough to make a batch worth having
+ * (batch.c).
+ */
+static pg_attribute_always_inline void
+gr_fold_one(GrState *st, GrOp op, Datum value)
+{
+	gr_fold_value(st, op, value);
 	gr_stats.cpu_batches++;
 	gr_stats.cpu_rows++;
 }

@@ -59,7 +59,8 @@ BEGIN
 	END IF;
 	SELECT * INTO st FROM gpu_reduce_stats();
 	RAISE NOTICE 'gpu_only: stats %', st;
-	IF st.gpu_batches = 0 OR st.gpu_rows < 18 * 2000000 OR st.cpu_batches <> 0
+	-- 12 aggregates fill batches; the 6 min/max fold in place (agg.c)
+	IF st.gpu_batches = 0 OR st.gpu_rows < 12 * 2000000 OR st.cpu_batches <> 0
 		OR st.gpu_fallbacks <> 0 THEN
 		RAISE EXCEPTION 'gpu_only: batches did not all go to the GPU: %', st;
 	END IF;
@@ -93,11 +94,50 @@ BEGIN
 	END IF;
 	SELECT * INTO st FROM gpu_reduce_stats();
 	RAISE NOTICE 'gpu_only: time types stats %', st;
-	IF st.gpu_batches = 0 OR st.gpu_rows < 8 * 2000000 OR st.cpu_batches <> 0
+	-- the two top-k fill batches; the 6 min/max fold in place (agg.c)
+	IF st.gpu_batches = 0 OR st.gpu_rows < 2 * 2000000 OR st.cpu_batches <> 0
 		OR st.gpu_fallbacks <> 0 THEN
 		RAISE EXCEPTION 'gpu_only: time type batches did not all go to the GPU: %', st;
 	END IF;
 END $$;
+
+-- min and max batches of every type on the GPU: the row path folds them in
+-- place, so they come from the bulk scan's CPU decoding, each query alone
+-- on its table (the bulk scan's own plan), compared with native's answers
+SET gpu_reduce.page_path = off;
+CREATE TEMP TABLE native_mm AS
+	SELECT (SELECT min(x) FROM gpu_t) AS x_lo, (SELECT max(x) FROM gpu_t) AS x_hi,
+		   (SELECT min(f) FROM gpu_t) AS f_lo, (SELECT max(f) FROM gpu_t) AS f_hi,
+		   (SELECT min(s) FROM gpu_t) AS s_lo, (SELECT max(n) FROM gpu_t) AS n_hi,
+		   (SELECT max(r) FROM gpu_t) AS r_hi, (SELECT min(d) FROM gpu_tt) AS d_lo,
+		   (SELECT max(ts) FROM gpu_tt) AS ts_hi, (SELECT min(tz) FROM gpu_tt) AS tz_lo,
+		   (SELECT max(tz) FROM gpu_tt) AS tz_hi;
+SELECT gpu_reduce_stats_reset();
+DO $$
+DECLARE
+	ok boolean;
+	st record;
+BEGIN
+	SELECT g.x_lo = n.x_lo AND g.x_hi = n.x_hi AND g.f_lo = n.f_lo AND g.f_hi = n.f_hi
+		AND g.s_lo = n.s_lo AND g.n_hi = n.n_hi AND g.r_hi = n.r_hi
+		AND t.d_lo = n.d_lo AND t.ts_hi = n.ts_hi AND t.tz_lo = n.tz_lo AND t.tz_hi = n.tz_hi
+	INTO ok
+	FROM (SELECT gpu_min(x) AS x_lo, gpu_max(x) AS x_hi, gpu_min(f) AS f_lo, gpu_max(f) AS f_hi,
+				 gpu_min(s) AS s_lo, gpu_max(n) AS n_hi, gpu_max(r) AS r_hi FROM gpu_t) g,
+		 (SELECT gpu_min(d) AS d_lo, gpu_max(ts) AS ts_hi, gpu_min(tz) AS tz_lo,
+				 gpu_max(tz) AS tz_hi FROM gpu_tt) t,
+		 native_mm n;
+	IF NOT ok THEN
+		RAISE EXCEPTION 'gpu_only: bulk scan min/max differ from native';
+	END IF;
+	SELECT * INTO st FROM gpu_reduce_stats();
+	RAISE NOTICE 'gpu_only: bulk min/max stats %', st;
+	IF st.gpu_batches = 0 OR st.gpu_rows < 11 * 2000000 OR st.cpu_batches <> 0
+		OR st.gpu_fallbacks <> 0 THEN
+		RAISE EXCEPTION 'gpu_only: bulk min/max batches did not all go to the GPU: %', st;
+	END IF;
+END $$;
+RESET gpu_reduce.page_path;
 DROP TABLE gpu_tt;
 
 -- an exact float sum whose GPU batches must give the CPU's bits
