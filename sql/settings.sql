@@ -68,22 +68,22 @@ SELECT pg_get_function_arguments('gpu_reduce_stats()'::regprocedure) AS columns;
 SELECT gpu_reduce_stats_reset();
 SELECT * FROM gpu_reduce_stats();
 SET max_parallel_workers_per_gather = 0;
-SELECT gpu_sum(b) FROM settings_t;
+SELECT gpu_sum(d) FROM settings_t;
 -- (batch buffers may live in the backend or, on a GPU host, in shared memory:
 -- buffer_peak_bytes is not printed here)
 SELECT gpu_rows + cpu_rows AS rows_reduced, gpu_batches + cpu_batches > 0 AS batches_ran,
        gpu_bytes >= 0 AS gpu_bytes, gpu_fallbacks >= 0 AS fallbacks
 FROM gpu_reduce_stats();
--- (gpu_min and gpu_max fold the row path's values in place, uncounted, so
+-- (the row path folds min, max and integer sums in place, uncounted, so
 -- this count would differ between the bulk scan and the row path for them)
-SELECT gpu_sum(b), gpu_avg(d) FROM settings_t WHERE i <= 1000;
+SELECT gpu_sum(d), gpu_avg(d) FROM settings_t WHERE i <= 1000;
 SELECT gpu_rows + cpu_rows AS rows_reduced FROM gpu_reduce_stats();
 SELECT gpu_reduce_stats_reset();
 SELECT gpu_batches, gpu_rows, gpu_bytes, gpu_fallbacks, cpu_batches, cpu_rows, buffer_peak_bytes FROM gpu_reduce_stats();
--- the row path folds gpu_min and gpu_max in place, as native min and max
--- do: no batch buffer is taken and no row is counted
+-- the row path folds min, max and integer sums and averages in place, as
+-- native aggregates do: no batch buffer is taken and no row is counted
 SET gpu_reduce.bulk_scan = off;
-SELECT gpu_min(b), gpu_max(d), gpu_min(d::float4) FROM settings_t;
+SELECT gpu_min(b), gpu_max(d), gpu_min(d::float4), gpu_sum(b), gpu_avg(b::int8) FROM settings_t;
 SELECT gpu_rows + cpu_rows AS rows_counted, buffer_peak_bytes FROM gpu_reduce_stats();
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;

@@ -432,9 +432,9 @@ gr_state_add_double(GrState *st, double v)
 
 /*
  * Fold one value straight into the partial result, the way native
- * aggregates work, without counting it in gr_stats: gpu_min and gpu_max
- * fold every row of the row path so (agg.c), where one increment of a
- * global counter a row was measured at 2.5 % of the row's cost.
+ * aggregates work, without counting it in gr_stats: the row path's folds
+ * in place (agg.c), where one increment of a global counter a row was
+ * measured at 2.5 % of the row's cost.
  */
 static pg_attribute_always_inline void
 gr_fold_value(GrState *st, GrOp op, Datum value)

@@ -59,8 +59,9 @@ BEGIN
 	END IF;
 	SELECT * INTO st FROM gpu_reduce_stats();
 	RAISE NOTICE 'gpu_only: stats %', st;
-	-- 12 aggregates fill batches; the 6 min/max fold in place (agg.c)
-	IF st.gpu_batches = 0 OR st.gpu_rows < 12 * 2000000 OR st.cpu_batches <> 0
+	-- the 7 float sums and top-k fill batches; min, max and the integer
+	-- sums and averages fold in place (agg.c, folds_in_place)
+	IF st.gpu_batches = 0 OR st.gpu_rows < 7 * 2000000 OR st.cpu_batches <> 0
 		OR st.gpu_fallbacks <> 0 THEN
 		RAISE EXCEPTION 'gpu_only: batches did not all go to the GPU: %', st;
 	END IF;
@@ -101,9 +102,10 @@ BEGIN
 	END IF;
 END $$;
 
--- min and max batches of every type on the GPU: the row path folds them in
--- place, so they come from the bulk scan's CPU decoding, each query alone
--- on its table (the bulk scan's own plan), compared with native's answers
+-- min, max and integer sum and avg batches of every type on the GPU: the
+-- row path folds them in place, so they come from the bulk scan's CPU
+-- decoding, each query alone on its table (the bulk scan's own plan),
+-- compared with native's answers
 SET gpu_reduce.page_path = off;
 CREATE TEMP TABLE native_mm AS
 	SELECT (SELECT min(x) FROM gpu_t) AS x_lo, (SELECT max(x) FROM gpu_t) AS x_hi,
@@ -111,7 +113,9 @@ CREATE TEMP TABLE native_mm AS
 		   (SELECT min(s) FROM gpu_t) AS s_lo, (SELECT max(n) FROM gpu_t) AS n_hi,
 		   (SELECT max(r) FROM gpu_t) AS r_hi, (SELECT min(d) FROM gpu_tt) AS d_lo,
 		   (SELECT max(ts) FROM gpu_tt) AS ts_hi, (SELECT min(tz) FROM gpu_tt) AS tz_lo,
-		   (SELECT max(tz) FROM gpu_tt) AS tz_hi;
+		   (SELECT max(tz) FROM gpu_tt) AS tz_hi, (SELECT sum(x) FROM gpu_t) AS x_sum,
+		   (SELECT sum(s) FROM gpu_t) AS s_sum, (SELECT sum(n) FROM gpu_t) AS n_sum,
+		   (SELECT avg(x)::text FROM gpu_t) AS x_avg, (SELECT avg(n)::text FROM gpu_t) AS n_avg;
 SELECT gpu_reduce_stats_reset();
 DO $$
 DECLARE
@@ -121,20 +125,24 @@ BEGIN
 	SELECT g.x_lo = n.x_lo AND g.x_hi = n.x_hi AND g.f_lo = n.f_lo AND g.f_hi = n.f_hi
 		AND g.s_lo = n.s_lo AND g.n_hi = n.n_hi AND g.r_hi = n.r_hi
 		AND t.d_lo = n.d_lo AND t.ts_hi = n.ts_hi AND t.tz_lo = n.tz_lo AND t.tz_hi = n.tz_hi
+		AND g.x_sum = n.x_sum AND g.s_sum = n.s_sum AND g.n_sum = n.n_sum
+		AND g.x_avg = n.x_avg AND g.n_avg = n.n_avg
 	INTO ok
 	FROM (SELECT gpu_min(x) AS x_lo, gpu_max(x) AS x_hi, gpu_min(f) AS f_lo, gpu_max(f) AS f_hi,
-				 gpu_min(s) AS s_lo, gpu_max(n) AS n_hi, gpu_max(r) AS r_hi FROM gpu_t) g,
+				 gpu_min(s) AS s_lo, gpu_max(n) AS n_hi, gpu_max(r) AS r_hi,
+				 gpu_sum(x) AS x_sum, gpu_sum(s) AS s_sum, gpu_sum(n) AS n_sum,
+				 gpu_avg(x)::text AS x_avg, gpu_avg(n)::text AS n_avg FROM gpu_t) g,
 		 (SELECT gpu_min(d) AS d_lo, gpu_max(ts) AS ts_hi, gpu_min(tz) AS tz_lo,
 				 gpu_max(tz) AS tz_hi FROM gpu_tt) t,
 		 native_mm n;
 	IF NOT ok THEN
-		RAISE EXCEPTION 'gpu_only: bulk scan min/max differ from native';
+		RAISE EXCEPTION 'gpu_only: bulk scan min/max/sum/avg differ from native';
 	END IF;
 	SELECT * INTO st FROM gpu_reduce_stats();
-	RAISE NOTICE 'gpu_only: bulk min/max stats %', st;
-	IF st.gpu_batches = 0 OR st.gpu_rows < 11 * 2000000 OR st.cpu_batches <> 0
+	RAISE NOTICE 'gpu_only: bulk min/max/sum/avg stats %', st;
+	IF st.gpu_batches = 0 OR st.gpu_rows < 16 * 2000000 OR st.cpu_batches <> 0
 		OR st.gpu_fallbacks <> 0 THEN
-		RAISE EXCEPTION 'gpu_only: bulk min/max batches did not all go to the GPU: %', st;
+		RAISE EXCEPTION 'gpu_only: bulk min/max/sum/avg batches did not all go to the GPU: %', st;
 	END IF;
 END $$;
 RESET gpu_reduce.page_path;
