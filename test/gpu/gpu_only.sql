@@ -193,8 +193,8 @@ BEGIN
 	END IF;
 END $$;
 
--- 1000 queries leave every slot free
-CREATE TEMP TABLE small AS SELECT i::int8 AS x FROM generate_series(1, 200000) i;
+-- 1000 queries leave every slot free (a float sum: batched on either path)
+CREATE TEMP TABLE small AS SELECT i::float8 AS x FROM generate_series(1, 200000) i;
 DO $$
 DECLARE
 	total numeric;
@@ -215,7 +215,8 @@ END $$;
 SELECT * FROM gpu_reduce_slots() WHERE slots > 0;
 
 -- a failed GPU batch: reduced on the CPU with one WARNING and counted, or an
--- ERROR with gpu_reduce.fallback = off; the session stays usable
+-- ERROR with gpu_reduce.fallback = off; the session stays usable (float sums
+-- and top-k: the row path batches them; it folds min, max and integer sums)
 SELECT gpu_reduce_stats_reset();
 SET gpu_reduce.debug_fail_gpu = on;
 DO $$
@@ -223,7 +224,8 @@ DECLARE
 	ok boolean;
 	st record;
 BEGIN
-	SELECT gpu_sum(x) = sum(x) AND gpu_max(f) = max(f) INTO ok FROM gpu_t;
+	SELECT gpu_sum(f) = sum(f) AND gpu_top2(x) = (SELECT array_agg(x ORDER BY x DESC) FROM (SELECT x FROM gpu_t ORDER BY x DESC LIMIT 2) a)
+	INTO ok FROM gpu_t;
 	SELECT * INTO st FROM gpu_reduce_stats();
 	RAISE NOTICE 'gpu_only: injected failures: %', st;
 	IF NOT ok OR st.gpu_fallbacks = 0 OR st.gpu_batches <> 0 THEN
@@ -233,7 +235,7 @@ END $$;
 SET gpu_reduce.fallback = off;
 DO $$
 BEGIN
-	PERFORM gpu_sum(x) FROM gpu_t;
+	PERFORM gpu_sum(f) FROM gpu_t;
 	RAISE EXCEPTION 'gpu_only: no ERROR with gpu_reduce.fallback = off';
 EXCEPTION WHEN system_error THEN
 	RAISE NOTICE 'gpu_only: fallback = off gave the expected ERROR (%)', SQLERRM;
