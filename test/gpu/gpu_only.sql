@@ -15,6 +15,21 @@ BEGIN
 	END IF;
 END $$;
 
+-- raises unless every batch since the last gpu_reduce_stats_reset() went to
+-- the GPU (none to the CPU, no fallback) and they held at least min_rows rows
+CREATE FUNCTION pg_temp.check_all_on_gpu(what text, min_rows bigint) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+	st record;
+BEGIN
+	SELECT * INTO st FROM gpu_reduce_stats();
+	RAISE NOTICE 'gpu_only: % stats %', what, st;
+	IF st.gpu_batches = 0 OR st.gpu_rows < min_rows OR st.cpu_batches <> 0
+		OR st.gpu_fallbacks <> 0 THEN
+		RAISE EXCEPTION 'gpu_only: % batches did not all go to the GPU: %', what, st;
+	END IF;
+END $$;
+
 DROP TABLE IF EXISTS gpu_t;
 CREATE TABLE gpu_t AS
 	SELECT (i::int8 * 7919 % 1000003 - 500000)::int8 AS x,
@@ -29,7 +44,6 @@ SELECT gpu_reduce_stats_reset();
 DO $$
 DECLARE
 	ok boolean;
-	st record;
 BEGIN
 	SELECT gpu_sum(x) = sum(x) AND gpu_sum(f) = sum(f) AND gpu_sum(s) = sum(s)
 		AND gpu_sum(n) = sum(n) AND gpu_sum(r) = sum(r::float8)::real
@@ -57,14 +71,9 @@ BEGIN
 	IF NOT ok THEN
 		RAISE EXCEPTION 'gpu_only: top-k differs from ORDER BY ... LIMIT';
 	END IF;
-	SELECT * INTO st FROM gpu_reduce_stats();
-	RAISE NOTICE 'gpu_only: stats %', st;
 	-- the 7 float sums and top-k fill batches; min, max and the integer
 	-- sums and averages fold in place (agg.c, folds_in_place)
-	IF st.gpu_batches = 0 OR st.gpu_rows < 7 * 2000000 OR st.cpu_batches <> 0
-		OR st.gpu_fallbacks <> 0 THEN
-		RAISE EXCEPTION 'gpu_only: batches did not all go to the GPU: %', st;
-	END IF;
+	PERFORM pg_temp.check_all_on_gpu('row path', 7 * 2000000);
 END $$;
 
 -- the time types (1.2): int4/int8 batches on the GPU's integer kernels,
@@ -79,7 +88,6 @@ SELECT gpu_reduce_stats_reset();
 DO $$
 DECLARE
 	ok boolean;
-	st record;
 BEGIN
 	SELECT gpu_min(d) = min(d) AND gpu_max(d) = max(d) AND gpu_min(ts) = min(ts)
 		AND gpu_max(ts) = max(ts) AND gpu_min(tz) = min(tz) AND gpu_max(tz) = max(tz)
@@ -93,13 +101,8 @@ BEGIN
 	IF NOT ok THEN
 		RAISE EXCEPTION 'gpu_only: time type top-k differs from ORDER BY ... LIMIT';
 	END IF;
-	SELECT * INTO st FROM gpu_reduce_stats();
-	RAISE NOTICE 'gpu_only: time types stats %', st;
 	-- the two top-k fill batches; the 6 min/max fold in place (agg.c)
-	IF st.gpu_batches = 0 OR st.gpu_rows < 2 * 2000000 OR st.cpu_batches <> 0
-		OR st.gpu_fallbacks <> 0 THEN
-		RAISE EXCEPTION 'gpu_only: time type batches did not all go to the GPU: %', st;
-	END IF;
+	PERFORM pg_temp.check_all_on_gpu('time types', 2 * 2000000);
 END $$;
 
 -- min, max and integer sum and avg batches of every type on the GPU: the
@@ -120,7 +123,6 @@ SELECT gpu_reduce_stats_reset();
 DO $$
 DECLARE
 	ok boolean;
-	st record;
 BEGIN
 	SELECT g.x_lo = n.x_lo AND g.x_hi = n.x_hi AND g.f_lo = n.f_lo AND g.f_hi = n.f_hi
 		AND g.s_lo = n.s_lo AND g.n_hi = n.n_hi AND g.r_hi = n.r_hi
@@ -138,12 +140,7 @@ BEGIN
 	IF NOT ok THEN
 		RAISE EXCEPTION 'gpu_only: bulk scan min/max/sum/avg differ from native';
 	END IF;
-	SELECT * INTO st FROM gpu_reduce_stats();
-	RAISE NOTICE 'gpu_only: bulk min/max/sum/avg stats %', st;
-	IF st.gpu_batches = 0 OR st.gpu_rows < 16 * 2000000 OR st.cpu_batches <> 0
-		OR st.gpu_fallbacks <> 0 THEN
-		RAISE EXCEPTION 'gpu_only: bulk min/max/sum/avg batches did not all go to the GPU: %', st;
-	END IF;
+	PERFORM pg_temp.check_all_on_gpu('bulk min/max/sum/avg', 16 * 2000000);
 END $$;
 RESET gpu_reduce.page_path;
 DROP TABLE gpu_tt;
