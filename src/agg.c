@@ -55,21 +55,21 @@ aggregate_context(FunctionCallInfo fcinfo)
 }
 
 /*
- * What the row path folds into the partial result in place, one value at a
- * time as native aggregates do, never storing it in a batch nor counting it
- * in gpu_reduce_stats(): min and max of every fixed-width type (one compare)
- * and sum and avg of the integer types (one 128-bit add).  The executor
- * spends ~46 ns on a row and these folds about 1; storing the value in a
- * batch cost ~3 ns more and counting it ~1 (CPU host, 10 M rows, serial,
- * 15 alternating runs: gpu_max(timestamptz) 0.93x native batched, 0.955x
- * folded and counted, 0.98x folded; gpu_sum(int8) 0.98x batched, 1.03x
- * folded), and no GPU can reduce a batch of them for less than the store.
- * Exact float sums and top-k, whose reduction is worth moving to the GPU,
- * and numeric, go the other ways; values that come in bulk (the bulk scan)
- * fill batches for every aggregate.
+ * Whether the row path folds the state's values into its partial result in
+ * place, one at a time as native aggregates do, never storing them in a
+ * batch nor counting them in gpu_reduce_stats(): min and max of every
+ * fixed-width type (one compare) and sum and avg of the integer types (one
+ * 128-bit add).  The executor spends ~46 ns on a row and these folds about
+ * 1; storing the value in a batch cost ~3 ns more and counting it ~1 (CPU
+ * host, 10 M rows, serial, 15 alternating runs: gpu_max(timestamptz) 0.93x
+ * native batched, 0.955x folded and counted, 0.98x folded; gpu_sum(int8)
+ * 0.98x batched, 1.03x folded), and no GPU can reduce a batch of them for
+ * less than the store.  Exact float sums and top-k, whose reduction is worth
+ * moving to the GPU, and numeric, go the other ways; values that come in
+ * bulk (the bulk scan) fill batches for every aggregate.
  */
 static pg_attribute_always_inline bool
-folds_in_place(GrState *st, GrOp op)
+row_folds(GrState *st, GrOp op)
 {
 	GrType		storage = gr_types[st->type].storage;
 
@@ -82,7 +82,7 @@ folds_in_place(GrState *st, GrOp op)
 
 /*
  * The common transition: ignore NULL input, create the state on the first
- * value, add the value to the state (in place where folds_in_place() says
+ * value, add the value to the state (in place where row_folds() says
  * so, else to the batch).  Inlined into each aggregate's transition
  * function, so that the per-row path is compiled for its op.
  */
@@ -108,7 +108,7 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 	}
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
-	if (folds_in_place(st, op))
+	if (row_folds(st, op))
 		gr_fold_value(st, op, PG_GETARG_DATUM(1));
 	else
 		gr_state_add(st, op, PG_GETARG_DATUM(1));
@@ -128,20 +128,20 @@ append_to_batch(FunctionCallInfo fcinfo)
 }
 
 /*
- * The per-row path of gpu_min, gpu_max, gpu_sum and gpu_avg: fold a
- * non-NULL value into the state in place where folds_in_place() says so,
- * else append it as append_to_batch() does.  False when the row needs more
- * (NULL, no state yet, a small state, a full batch, numeric).
+ * The per-row path of gpu_min, gpu_max, gpu_sum and gpu_avg: fold a non-NULL
+ * value into the state in place where row_folds() says so, else append it
+ * as append_to_batch() does.  False when the row needs more (NULL, no state
+ * yet, a small state, a full batch, numeric).
  */
 static pg_attribute_always_inline bool
-fold_in_place(FunctionCallInfo fcinfo, GrOp op)
+add_row(FunctionCallInfo fcinfo, GrOp op)
 {
 	GrState    *st;
 
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		return false;
 	st = (GrState *) PG_GETARG_POINTER(0);
-	if (!folds_in_place(st, op))
+	if (!row_folds(st, op))
 		return append_to_batch(fcinfo);
 	gr_fold_value(st, op, PG_GETARG_DATUM(1));
 	return true;
@@ -171,7 +171,7 @@ transition_rest(FunctionCallInfo fcinfo, GrOp op)
 Datum
 gpu_reduce_sum_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(fold_in_place(fcinfo, GR_OP_SUM)))
+	if (likely(add_row(fcinfo, GR_OP_SUM)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_SUM);
 }
@@ -180,7 +180,7 @@ gpu_reduce_sum_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_min_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(fold_in_place(fcinfo, GR_OP_MIN)))
+	if (likely(add_row(fcinfo, GR_OP_MIN)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_MIN);
 }
@@ -189,7 +189,7 @@ gpu_reduce_min_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_max_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(fold_in_place(fcinfo, GR_OP_MAX)))
+	if (likely(add_row(fcinfo, GR_OP_MAX)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_MAX);
 }
@@ -198,7 +198,7 @@ gpu_reduce_max_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_avg_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(fold_in_place(fcinfo, GR_OP_AVG)))
+	if (likely(add_row(fcinfo, GR_OP_AVG)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_AVG);
 }

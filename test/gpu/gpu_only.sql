@@ -72,7 +72,7 @@ BEGIN
 		RAISE EXCEPTION 'gpu_only: top-k differs from ORDER BY ... LIMIT';
 	END IF;
 	-- the 7 float sums and top-k fill batches; min, max and the integer
-	-- sums and averages fold in place (agg.c, folds_in_place)
+	-- sums and averages fold in place (agg.c, row_folds)
 	PERFORM pg_temp.check_all_on_gpu('row path', 7 * 2000000);
 END $$;
 
