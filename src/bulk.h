@@ -94,7 +94,7 @@ extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const GrPageCallbacks *cb);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
-extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_pages);
+extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us);
 
 /* finalize and serialize a state outside an aggregate call (agg.c, serial.c) */
 extern Datum gr_state_final(GrState *st, bool *isnull);

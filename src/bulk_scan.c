@@ -89,12 +89,14 @@ enum
 	C_CPU_BATCHES,
 	C_GPU_PAGES,				/* pages the GPU decoded (page path) */
 	C_CPU_PAGES,				/* pages the CPU decoded */
+	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs */
 	C_COUNT
 };
 
 static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
-	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages"
+	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
+	"GPU Wait Time"
 };
 
 /*
@@ -768,10 +770,11 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	if (pp != NULL)
 	{
 		uint64		gpu_pages;
-		uint64		cpu_pages;
+		uint64		wait_us;
 
-		gr_page_path_finish(pp, &gpu_pages, &cpu_pages);
+		gr_page_path_finish(pp, &gpu_pages, &wait_us);
 		bs->counters[C_GPU_PAGES] += gpu_pages;
+		bs->counters[C_GPU_WAIT_US] += wait_us;
 	}
 }
 
@@ -1028,6 +1031,10 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 	if (es->verbose && bs->page_path != NULL)
 		ExplainPropertyText("Page Path", bs->page_path, es);
-	for (int c = 0; c < C_COUNT; c++)
+	for (int c = 0; c < C_GPU_WAIT_US; c++)
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
+	/* a time, summed over the processes: where timing is on and jobs ran */
+	if (es->timing && bs->counters[C_GPU_PAGES] > 0)
+		ExplainPropertyFloat(counter_names[C_GPU_WAIT_US], "ms",
+							 bs->counters[C_GPU_WAIT_US] / 1000.0, 3, es);
 }

@@ -25,6 +25,7 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "portability/instr_time.h"
 #include "utils/snapshot.h"
 
 #include "gpu_shared.h"
@@ -61,6 +62,7 @@ struct GrPagePath
 	GrPageCallbacks cb;
 	uint64		gpu_pages;
 	uint64		cpu_pages;
+	uint64		wait_us;		/* waiting for jobs the GPU had not finished */
 	MemoryContextCallback reset_cb;
 };
 
@@ -247,8 +249,20 @@ complete_oldest(GrPagePath *pp)
 	PageJobRef *ref = &pp->jobs[pp->first];
 	GrPageEntry *entries = gr_page_job_entries(ref->job);
 	const char *error = NULL;
+	bool		done = false;
 
-	if (ref->slot >= 0 && gr_gpu_wait_job_slot(ref->slot, &error))
+	if (ref->slot >= 0)
+	{
+		instr_time	start,
+					waited;
+
+		INSTR_TIME_SET_CURRENT(start);
+		done = gr_gpu_wait_job_slot(ref->slot, &error);
+		INSTR_TIME_SET_CURRENT(waited);
+		INSTR_TIME_SUBTRACT(waited, start);
+		pp->wait_us += INSTR_TIME_GET_MICROSEC(waited);
+	}
+	if (done)
 	{
 		pp->cb.gpu_job(pp->cb.arg, ref->job);
 		pp->gpu_pages += ref->npages;
@@ -377,12 +391,12 @@ gr_page_path_all_normal(Page page, Snapshot snapshot)
 
 /* The scan is over: finish every job and drop every pin. */
 void
-gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_pages)
+gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us)
 {
 	if (pp->open)
 		close_job(pp);
 	while (pp->njobs > 0)
 		complete_oldest(pp);
 	*gpu_pages = pp->gpu_pages;
-	*cpu_pages = pp->cpu_pages;
+	*wait_us = pp->wait_us;
 }
