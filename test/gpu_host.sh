@@ -178,6 +178,7 @@ for workers in 0 8; do
 	PGOPTIONS="-c max_parallel_workers_per_gather=$workers -c gpu_reduce.min_gpu_rows=65536" \
 		psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x), gpu_max(x), count(*) FROM big WHERE x > 0" | tee "$scratch/plan" | tee -a "$out/e2e.txt"
 	grep -q "Page Path: gpu" "$scratch/plan" && grep -Eq "GPU Decoded Pages: [1-9]" "$scratch/plan" || { echo "page path not used"; fail=1; }
+	grep -Eq "GPU Wait Time: [0-9.]+ ms" "$scratch/plan" || { echo "no GPU Wait Time in EXPLAIN ANALYZE"; fail=1; }
 done
 echo "== the page path's answers: every aggregate and a WHERE, serial and 8 workers, against native"
 for workers in 0 8; do
@@ -219,7 +220,7 @@ done
 wait
 echo "stress: $scans statements, $bad wrong"
 [ "$bad" = 0 ] && [ "$scans" -gt 0 ] || fail=1
-PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM churn" | grep -E "Page Path|Decoded"
+PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM churn" | grep -E "Page Path|Decoded|Wait Time"
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
 [ "${GPU_HOST_GROUPS:-1}" = 1 ] || echo "(skipped: GPU_HOST_GROUPS=0)"

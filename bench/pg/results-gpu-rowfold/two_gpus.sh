@@ -23,12 +23,12 @@ $P -qc "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "CREATE EXTENSION IF NOT E
 $P -Atc "SELECT pg_prewarm('n20'), pg_relation_size('n20') / 8192" ; echo "loaded at $((SECONDS-T0)) s"
 ready 2
 for w in 0 8; do PGOPTIONS="-c max_parallel_workers_per_gather=$w" $P -At -c "SELECT 'answers equal native, workers=$w: ' || ((SELECT gpu_sum(b) FROM n20) = (SELECT sum(b) FROM n20) AND (SELECT gpu_min(d) FROM n20) = (SELECT min(d) FROM n20) AND (SELECT gpu_max(i) FROM n20) = (SELECT max(i) FROM n20) AND (SELECT gpu_avg(b)::text FROM n20) = (SELECT avg(b)::text FROM n20) AND (SELECT gpu_top2(d) FROM n20) = (SELECT array_agg(d ORDER BY d DESC) FROM (SELECT d FROM n20 ORDER BY d DESC LIMIT 2) s))"; done
-PGOPTIONS="-c max_parallel_workers_per_gather=0" $P -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(b) FROM n20" | grep -E "Page Path|Decoded|Execution"
+PGOPTIONS="-c max_parallel_workers_per_gather=0" $P -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(b) FROM n20" | grep -E "Page Path|Decoded|Wait Time|Execution"
 $P -c "SELECT device, batches, rows FROM gpu_reduce_devices()"
 bench "two GPUs"
 $P -c "SELECT device, batches, rows FROM gpu_reduce_devices()"
 echo "at $((SECONDS-T0)) s"; start "CUDA_VISIBLE_DEVICES=0"; $P -Atc "SELECT pg_prewarm('n20')"; ready 1
-PGOPTIONS="-c max_parallel_workers_per_gather=0" $P -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(b) FROM n20" | grep -E "Page Path|Decoded|Execution"
+PGOPTIONS="-c max_parallel_workers_per_gather=0" $P -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(b) FROM n20" | grep -E "Page Path|Decoded|Wait Time|Execution"
 bench "one GPU"
 $P -c "SELECT device, batches, rows FROM gpu_reduce_devices()"
 echo "done at $((SECONDS-T0)) s"
