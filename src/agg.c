@@ -129,9 +129,9 @@ append_to_batch(FunctionCallInfo fcinfo)
 
 /*
  * The per-row path of gpu_min, gpu_max, gpu_sum and gpu_avg: fold a non-NULL
- * value into the state in place where row_folds() says so, else append it
- * as append_to_batch() does.  False when the row needs more (NULL, no state
- * yet, a small state, a full batch, numeric).
+ * value into the state in place where row_folds() says so, else store it in
+ * the batch as append_to_batch() does.  False when the row needs more
+ * (NULL, no state yet, a small state, a full batch, numeric).
  */
 static pg_attribute_always_inline bool
 add_row(FunctionCallInfo fcinfo, GrOp op)
@@ -142,7 +142,7 @@ add_row(FunctionCallInfo fcinfo, GrOp op)
 		return false;
 	st = (GrState *) PG_GETARG_POINTER(0);
 	if (!row_folds(st, op))
-		return append_to_batch(fcinfo);
+		return gr_state_append(st, PG_GETARG_DATUM(1));
 	gr_fold_value(st, op, PG_GETARG_DATUM(1));
 	return true;
 }
