@@ -89,9 +89,11 @@ enum
 	C_CPU_BATCHES,
 	C_GPU_PAGES,				/* pages the GPU decoded (page path) */
 	C_CPU_PAGES,				/* pages the CPU decoded */
-	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs */
+	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
+								 * a time, shown apart) */
 	C_COUNT
 };
+StaticAssertDecl(C_GPU_WAIT_US == C_COUNT - 1, "bulk_explain prints the counters before C_GPU_WAIT_US");
 
 static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
@@ -679,12 +681,10 @@ scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber 
 		gr_page_path_add(pp, buf, NULL, maxoff);
 	else
 	{
+		GrPageEntry e = {.nlp = maxoff, .flags = GR_PAGE_ALL_NORMAL};
 		OffsetNumber offs[MaxHeapTuplesPerPage];
-		int			n = 0;
+		int			n = gr_page_entry_offsets(&e, (const uint8 *) page, offs);
 
-		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off++)
-			if (ItemIdIsNormal(PageGetItemId(page, off)))
-				offs[n++] = off;
 		decode_page(bs, t, (const uint8 *) page, blk, offs, n);
 		ReleaseBuffer(buf);
 	}

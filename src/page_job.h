@@ -123,4 +123,16 @@ gr_page_visible(const GrPageEntry *e, const uint8_t *page, int off)
 	return (e->vis[(off - 1) >> 6] >> ((off - 1) & 63)) & 1;
 }
 
+/* The visible line pointers of an entry's page, in order, into offs: how many. */
+static inline int
+gr_page_entry_offsets(const GrPageEntry *e, const uint8_t *page, uint16_t *offs)
+{
+	int			n = 0;
+
+	for (int off = 1; off <= e->nlp; off++)
+		if (gr_page_visible(e, page, off))
+			offs[n++] = (uint16_t) off;
+	return n;
+}
+
 #endif							/* GR_PAGE_JOB_H */

@@ -61,7 +61,6 @@ struct GrPagePath
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
 	uint64		gpu_pages;
-	uint64		cpu_pages;
 	uint64		wait_us;		/* waiting for jobs the GPU had not finished */
 	MemoryContextCallback reset_cb;
 };
@@ -232,14 +231,9 @@ static void
 cpu_page(GrPagePath *pp, Buffer buf, const GrPageEntry *e)
 {
 	OffsetNumber offs[MaxHeapTuplesPerPage];
-	const uint8 *page = (const uint8 *) BufferGetPage(buf);
-	int			n = 0;
+	int			n = gr_page_entry_offsets(e, (const uint8 *) BufferGetPage(buf), offs);
 
-	for (int off = 1; off <= e->nlp; off++)
-		if (gr_page_visible(e, page, off))
-			offs[n++] = off;
 	pp->cb.cpu_page(pp->cb.arg, buf, offs, n);
-	pp->cpu_pages++;
 }
 
 /* Finish the oldest job: fold what the GPU found, or decode it here. */
