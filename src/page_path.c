@@ -61,7 +61,8 @@ struct GrPagePath
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
 	uint64		gpu_pages;
-	uint64		wait_us;		/* waiting for jobs the GPU had not finished */
+	instr_time	waited;			/* waiting for jobs the GPU had not finished
+								 * (summed unrounded: most waits are < 1 us) */
 	MemoryContextCallback reset_cb;
 };
 
@@ -248,13 +249,12 @@ complete_oldest(GrPagePath *pp)
 	if (ref->slot >= 0)
 	{
 		instr_time	start,
-					waited;
+					end;
 
 		INSTR_TIME_SET_CURRENT(start);
 		done = gr_gpu_wait_job_slot(ref->slot, &error);
-		INSTR_TIME_SET_CURRENT(waited);
-		INSTR_TIME_SUBTRACT(waited, start);
-		pp->wait_us += INSTR_TIME_GET_MICROSEC(waited);
+		INSTR_TIME_SET_CURRENT(end);
+		INSTR_TIME_ACCUM_DIFF(pp->waited, end, start);
 	}
 	if (done)
 	{
@@ -392,5 +392,5 @@ gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us)
 	while (pp->njobs > 0)
 		complete_oldest(pp);
 	*gpu_pages = pp->gpu_pages;
-	*wait_us = pp->wait_us;
+	*wait_us = INSTR_TIME_GET_MICROSEC(pp->waited);
 }
