@@ -91,27 +91,22 @@ extern bool gr_xsmall_round(const GrXsmall *s, bool single, double *result);
 /*
  * Add (or, with negative, subtract) m * 2^(p % 32) at limb[0..2]: a finite
  * nonzero double m * 2^(p - 1074) spread over the three 32-bit digits from
- * digit p / 32, which limb points at.  Shared by both accumulators.
+ * digit p / 32, which limb points at.  Shared by both accumulators.  No
+ * branch: a column's signs are often random, and a mispredicted branch a
+ * value was most of the CPU's exact sum.  m < 2^53, so (m >> 1) >> (63 - sh)
+ * is m >> (64 - sh) for sh > 0 and 0 for sh = 0, with no shift by 64.
  */
 static inline void
 gr_xsum_spread(int64_t *limb, unsigned p, uint64_t m, bool negative)
 {
 	unsigned	sh = p & 31;
 	uint64_t	lo = m << sh;
-	uint64_t	hi = sh != 0 ? m >> (64 - sh) : 0;
+	uint64_t	hi = (m >> 1) >> (63 - sh);
+	int64_t		neg = -(int64_t) negative;	/* 0 or all ones */
 
-	if (negative)
-	{
-		limb[0] -= (int64_t) (lo & 0xFFFFFFFF);
-		limb[1] -= (int64_t) (lo >> 32);
-		limb[2] -= (int64_t) hi;
-	}
-	else
-	{
-		limb[0] += (int64_t) (lo & 0xFFFFFFFF);
-		limb[1] += (int64_t) (lo >> 32);
-		limb[2] += (int64_t) hi;
-	}
+	limb[0] += ((int64_t) (lo & 0xFFFFFFFF) ^ neg) - neg;
+	limb[1] += ((int64_t) (lo >> 32) ^ neg) - neg;
+	limb[2] += ((int64_t) hi ^ neg) - neg;
 }
 
 /*
