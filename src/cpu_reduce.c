@@ -155,6 +155,28 @@ add_floats(GrState *st, const void *values, int32 n)
 	bool		is_double = gr_type_info(st->type)->storage == GR_FLOAT8;
 	int32		i = 0;
 
+	if (!gr_partial_is_wide(p) && n >= GR_XSUM_BUCKETED_MIN)
+	{
+		/*
+		 * Many values: sum them in a full accumulator the bucketed way
+		 * (xsum.c), then fold that into the small one if its window holds
+		 * it.  Either way the sum is exact, so the answer is the same.
+		 */
+		GrXsum		batch;
+		GrXsmall	sum;
+
+		gr_xsum_init(&batch);
+		if (is_double)
+			gr_xsum_add_doubles(&batch, (const float8 *) values, n);
+		else
+			gr_xsum_add_floats(&batch, (const float4 *) values, n);
+		gr_xsum_normalize(&batch);
+		if (gr_xsmall_from_xsum(&sum, &batch) && gr_xsmall_merge(&p->small, &sum))
+			return;
+		gr_partial_widen(p, gr_state_mcxt(st));
+		gr_xsum_merge(p->xsum, &batch);
+		return;
+	}
 	if (!gr_partial_is_wide(p))
 	{
 		if (is_double)

@@ -76,11 +76,11 @@ gr_xsum_add_double(GrXsum *x, double v)
 }
 
 /*
- * Add n doubles, or floats widened exactly to double, normalizing often
- * enough that no limb can overflow.
+ * Add n doubles, or floats widened exactly to double, one at a time,
+ * normalizing often enough that no limb can overflow.
  */
 static void
-add_values(GrXsum *x, const void *values, bool floats, int64_t n)
+add_values_one_by_one(GrXsum *x, const void *values, bool floats, int64_t n)
 {
 	int64_t		done = 0;
 
@@ -100,6 +100,92 @@ add_values(GrXsum *x, const void *values, bool floats, int64_t n)
 		if (x->pending >= GR_XSUM_MAX_UNNORMALIZED)
 			gr_xsum_normalize(x);
 	}
+}
+
+/*
+ * The large-accumulator way (Neal's xsum): each value's signed 53-bit
+ * mantissa is added to a 64-bit bucket for its exponent, with no digit
+ * work, and every XSUM_CHUNK values the buckets used are spread into the
+ * digits.  A bucket takes at most XSUM_CHUNK mantissas below 2^53, so its
+ * sum stays below 2^63 in magnitude.  Worth it from a few hundred values:
+ * the buckets are zeroed once per call.
+ */
+#define XSUM_CHUNK		1024
+
+/* Spread b * 2^(p % 32), |b| < 2^63, over limb[0..2]: digits below 2^32. */
+static inline void
+spread_bucket(int64_t *limb, unsigned p, int64_t b)
+{
+	unsigned	sh = p & 31;
+	uint64_t	mag = b < 0 ? -(uint64_t) b : (uint64_t) b;
+	uint64_t	lo = mag << sh;
+	uint64_t	hi = (mag >> 1) >> (63 - sh);	/* mag >> (64 - sh); 0 for sh = 0 */
+	int64_t		neg = b < 0 ? -1 : 0;
+
+	limb[0] += ((int64_t) (lo & 0xFFFFFFFF) ^ neg) - neg;
+	limb[1] += ((int64_t) (lo >> 32) ^ neg) - neg;
+	limb[2] += ((int64_t) hi ^ neg) - neg;
+}
+
+static void
+add_values_bucketed(GrXsum *x, const void *values, bool floats, int64_t n)
+{
+	int64_t		bucket[0x7FF];	/* by biased exponent; 0x7FF never used */
+
+	memset(bucket, 0, sizeof(bucket));
+	for (int64_t start = 0; start < n; start += XSUM_CHUNK)
+	{
+		int64_t		end = Min(n, start + XSUM_CHUNK);
+		unsigned	emin = 0x7FF,
+					emax = 0;
+
+		for (int64_t i = start; i < end; i++)
+		{
+			uint64_t	bits = floats ? double_bits((double) ((const float *) values)[i])
+				: double_bits(((const double *) values)[i]);
+			unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
+			int64_t		m,
+						neg;
+
+			if (e == 0x7FF || (bits << 1) == 0)
+			{
+				/* NaN, infinity or zero: counted (or nothing), no digits */
+				xsum_add_bits(x, bits);
+				continue;
+			}
+			m = (int64_t) ((bits & (((uint64_t) 1 << 52) - 1)) | ((uint64_t) (e != 0) << 52));
+			neg = -(int64_t) (bits >> 63);
+			bucket[e] += (m ^ neg) - neg;
+			emin = e < emin ? e : emin;
+			emax = e > emax ? e : emax;
+		}
+		if (emin > emax)
+			continue;
+		/* at most one digit per bucket lands on a limb */
+		if (x->pending + (emax - emin + 1) >= GR_XSUM_MAX_UNNORMALIZED)
+			gr_xsum_normalize(x);
+		for (unsigned e = emin; e <= emax; e++)
+		{
+			/* value = bucket * 2^(p - 1074), as in xsum_add_bits */
+			unsigned	p = e != 0 ? e - 1 : 0;
+
+			if (bucket[e] == 0)
+				continue;
+			spread_bucket(x->limb + (p >> 5), p, bucket[e]);
+			bucket[e] = 0;
+		}
+		x->pending += emax - emin + 1;
+	}
+}
+
+/* Add n doubles, or floats widened exactly to double. */
+static void
+add_values(GrXsum *x, const void *values, bool floats, int64_t n)
+{
+	if (n >= GR_XSUM_BUCKETED_MIN)
+		add_values_bucketed(x, values, floats, n);
+	else
+		add_values_one_by_one(x, values, floats, n);
 }
 
 /* Add n doubles. */

@@ -30,6 +30,12 @@
  */
 #define GR_XSUM_MAX_UNNORMALIZED	((int64_t) 1 << 29)
 
+/*
+ * From this many values at once, gr_xsum_add_doubles() and _floats() sum by
+ * exponent buckets (xsum.c): cheaper a value, with a fixed cost per call.
+ */
+#define GR_XSUM_BUCKETED_MIN		256
+
 typedef struct GrXsum
 {
 	int64_t		limb[GR_XSUM_LIMBS];

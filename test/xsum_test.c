@@ -5,7 +5,9 @@
  * (GrXsum) whatever the values, however they are split into partial sums and
  * merged, and through a round trip from full to small; its quick rounding
  * (gr_xsmall_round) must agree with gr_xsum_round for float8 and float4
- * results.  Vectors come from a fixed-seed generator over many magnitude
+ * results.  The array adders (gr_xsum_add_doubles and _floats, which sum
+ * by exponent buckets from GR_XSUM_BUCKETED_MIN values on) must give the
+ * bits of adding the values one by one.  Vectors come from a fixed-seed generator over many magnitude
  * mixes (narrow, wide, subnormal, near overflow, NaN, infinities, -0.0), and
  * the edge cases are listed too.  test/run_tests.sh builds and runs it.
  * Prints a summary; exit status 1 on any mismatch.
@@ -170,7 +172,11 @@ main(void)
 		int			mix = t % 10;
 		int			n = 1 + (int) (next() % (t % 4 == 0 ? 3000 : 40));
 		double	   *v = malloc(sizeof(double) * n);
-		GrXsum		ref;
+		float	   *f4 = malloc(sizeof(float) * n);
+		GrXsum		ref,
+					ref4,
+					arr,
+					arr4;
 		Sum			one,
 					parts[4];
 		GrXsmall	back;
@@ -189,6 +195,37 @@ main(void)
 		}
 		for (int p = 1; p < 4; p++)
 			sum_merge(&parts[0], &parts[p]);
+		/* the array adders, over pieces of random length */
+		gr_xsum_init(&ref4);
+		gr_xsum_init(&arr);
+		gr_xsum_init(&arr4);
+		for (int i = 0; i < n; i++)
+		{
+			f4[i] = (float) v[i];
+			gr_xsum_add_double(&ref4, f4[i]);
+		}
+		for (int i = 0, k; i < n; i += k)
+		{
+			k = 1 + (int) (next() % (next() % 2 ? 3000 : 300));
+			k = k < n - i ? k : n - i;
+			gr_xsum_add_doubles(&arr, v + i, k);
+			gr_xsum_add_floats(&arr4, f4 + i, k);
+		}
+		{
+			GrXsum		x = ref,
+						y = ref4;
+			double		want,
+						got;
+			float		fw,
+						fg;
+
+			gr_xsum_to_double(&x, n, &want);
+			gr_xsum_to_double(&arr, n, &got);
+			check("array add, float8", mix, n, got, want);
+			gr_xsum_to_float(&y, n, &fw);
+			gr_xsum_to_float(&arr4, n, &fg);
+			check("array add of floats, float4", mix, n, fg, fw);
+		}
 
 		for (int single = 0; single <= 1; single++)
 		{
@@ -223,6 +260,7 @@ main(void)
 		small_kept += !one.wide;
 		vectors++;
 		free(v);
+		free(f4);
 	}
 	printf("xsum_test: %ld vectors, %ld kept in the small accumulator, %ld quick roundings, %ld mismatches\n",
 		   vectors, small_kept, quick, failures);
