@@ -112,19 +112,11 @@ add_values_one_by_one(GrXsum *x, const void *values, bool floats, int64_t n)
  */
 #define XSUM_CHUNK		1024
 
-/* Spread b * 2^(p % 32), |b| < 2^63, over limb[0..2]: digits below 2^32. */
+/* A bucket's sum b * 2^(p - 1074), |b| < 2^63, into the digits. */
 static inline void
-spread_bucket(int64_t *limb, unsigned p, int64_t b)
+spread_bucket_sum(int64_t *limb, unsigned p, int64_t b)
 {
-	unsigned	sh = p & 31;
-	uint64_t	mag = b < 0 ? -(uint64_t) b : (uint64_t) b;
-	uint64_t	lo = mag << sh;
-	uint64_t	hi = (mag >> 1) >> (63 - sh);	/* mag >> (64 - sh); 0 for sh = 0 */
-	int64_t		neg = b < 0 ? -1 : 0;
-
-	limb[0] += ((int64_t) (lo & 0xFFFFFFFF) ^ neg) - neg;
-	limb[1] += ((int64_t) (lo >> 32) ^ neg) - neg;
-	limb[2] += ((int64_t) hi ^ neg) - neg;
+	gr_xsum_spread(limb, p, b < 0 ? -(uint64_t) b : (uint64_t) b, b < 0);
 }
 
 static void
@@ -171,7 +163,7 @@ add_values_bucketed(GrXsum *x, const void *values, bool floats, int64_t n)
 
 			if (bucket[e] == 0)
 				continue;
-			spread_bucket(x->limb + (p >> 5), p, bucket[e]);
+			spread_bucket_sum(x->limb + (p >> 5), p, bucket[e]);
 			bucket[e] = 0;
 		}
 		x->pending += emax - emin + 1;

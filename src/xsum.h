@@ -95,12 +95,14 @@ extern bool gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x);
 extern bool gr_xsmall_round(const GrXsmall *s, bool single, double *result);
 
 /*
- * Add (or, with negative, subtract) m * 2^(p % 32) at limb[0..2]: a finite
- * nonzero double m * 2^(p - 1074) spread over the three 32-bit digits from
- * digit p / 32, which limb points at.  Shared by both accumulators.  No
- * branch: a column's signs are often random, and a mispredicted branch a
- * value was most of the CPU's exact sum.  m < 2^53, so (m >> 1) >> (63 - sh)
- * is m >> (64 - sh) for sh > 0 and 0 for sh = 0, with no shift by 64.
+ * Add (or, with negative, subtract) m * 2^(p % 32) at limb[0..2], m < 2^63:
+ * a finite nonzero double m * 2^(p - 1074) (m < 2^53), or a sum of such
+ * mantissas, spread over the three 32-bit digits from digit p / 32, which
+ * limb points at; every digit added is below 2^32.  Shared by both
+ * accumulators.  No branch: a column's signs are often random, and a
+ * mispredicted branch a value was most of the CPU's exact sum.
+ * (m >> 1) >> (63 - sh) is m >> (64 - sh) for sh > 0 and 0 for sh = 0,
+ * with no shift by 64.
  */
 static inline void
 gr_xsum_spread(int64_t *limb, unsigned p, uint64_t m, bool negative)
