@@ -1,4 +1,4 @@
-# C22: the final code (xsum changes, GPU Wait Time unrounded): suite with every batch on the GPU, 60 s stress; kernel_test and kernel_bench (xsum.c is their CPU reference)
+# C22: the final code (xsum changes, GPU Wait Time unrounded): suite with every batch on the GPU, 60 s stress; kernel_test and kernel_bench (xsum.c is their CPU reference); run at 4d4f464 and at 273a9dd
 nvidia-smi --query-gpu=name --format=csv,noheader
 md5sum .gpubuild/gpu_reduce.so
 T0=$SECONDS
