@@ -474,6 +474,7 @@ gr_gpu_end_job_slot(int i, bool abandon)
 		free_slot(i);
 }
 
+#ifdef GR_WITH_CUDA
 /* The buffer pool's registration, as gpu_reduce_devices() shows it. */
 static const char *
 pool_text(void)
@@ -487,6 +488,7 @@ pool_text(void)
 	}
 	return "off: not registered yet";
 }
+#endif
 
 /* gpu_reduce_devices(): the GPUs the service reduces on. */
 Datum
