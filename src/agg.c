@@ -71,13 +71,11 @@ aggregate_context(FunctionCallInfo fcinfo)
 static pg_attribute_always_inline bool
 row_folds(GrState *st, GrOp op)
 {
-	GrType		storage = gr_types[st->type].storage;
-
-	if (storage == GR_STORAGE_DATUM)
+	if (op == GR_OP_TOPK)
+		return false;			/* decided at compile time: no state read */
+	if (gr_types[st->type].storage == GR_STORAGE_DATUM)
 		return false;
-	if (op == GR_OP_MIN || op == GR_OP_MAX)
-		return true;
-	return (op == GR_OP_SUM || op == GR_OP_AVG) && !GR_IS_FLOAT(st->type);
+	return op == GR_OP_MIN || op == GR_OP_MAX || !GR_IS_FLOAT(st->type);
 }
 
 /*
@@ -116,22 +114,10 @@ transition(FunctionCallInfo fcinfo, GrOp op, int32 k)
 }
 
 /*
- * The per-row path of a large state, apart from transition() so that it
- * needs no stack frame: store a non-NULL value in the state's batch.  False
- * when the row needs more (NULL, no state yet, a small state, a full batch).
- */
-static pg_attribute_always_inline bool
-append_to_batch(FunctionCallInfo fcinfo)
-{
-	return !PG_ARGISNULL(0) && !PG_ARGISNULL(1) &&
-		gr_state_append((GrState *) PG_GETARG_POINTER(0), PG_GETARG_DATUM(1));
-}
-
-/*
- * The per-row path of gpu_min, gpu_max, gpu_sum and gpu_avg: fold a non-NULL
- * value into the state in place where row_folds() says so, else store it in
- * the batch as append_to_batch() does.  False when the row needs more
- * (NULL, no state yet, a small state, a full batch, numeric).
+ * The per-row path, apart from transition() so that it needs no stack
+ * frame: fold a non-NULL value into the state in place where row_folds()
+ * says so, else store it in the state's batch.  False when the row needs
+ * more (NULL, no state yet, a small state, a full batch, numeric).
  */
 static pg_attribute_always_inline bool
 add_row(FunctionCallInfo fcinfo, GrOp op)
@@ -147,7 +133,7 @@ add_row(FunctionCallInfo fcinfo, GrOp op)
 	return true;
 }
 
-/* transition() for the rows append_to_batch() leaves, compiled per op. */
+/* transition() for the rows add_row() leaves, compiled per op. */
 static pg_noinline Datum
 transition_rest(FunctionCallInfo fcinfo, GrOp op)
 {
@@ -207,7 +193,7 @@ gpu_reduce_avg_trans(PG_FUNCTION_ARGS)
 Datum
 gpu_reduce_top2_trans(PG_FUNCTION_ARGS)
 {
-	if (likely(append_to_batch(fcinfo)))
+	if (likely(add_row(fcinfo, GR_OP_TOPK)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_TOPK);
 }
