@@ -109,6 +109,21 @@ SELECT bool_and(a IS NOT DISTINCT FROM b) AS running_sum
 FROM (SELECT gpu_sum(qty) OVER (ORDER BY i)::text AS a, sum(qty) OVER (ORDER BY i)::text AS b
       FROM orders WHERE i <= 2000) q;
 
+-- the digit-by-digit order of min, max and top-k: values sharing leading
+-- digits at every weight, both signs, zeros, equal values of other scales;
+-- per group (the row path; the whole table through the bulk scan below)
+CREATE TABLE digits AS
+SELECT g, CASE WHEN g % 31 = 0 THEN round(0, g % 4)
+               ELSE (CASE WHEN g % 3 = 0 THEN -1 ELSE 1 END)
+                    * round((1 + (g % 17) * 0.0001 + (g % 5) * 1e-12) * 10000::numeric ^ ((g % 9) - 4), 16 + g % 7)
+          END AS x
+FROM generate_series(1, 20000) g;
+SELECT count(*) AS groups, bool_and(ok) AS all_equal
+FROM (SELECT gpu_min(x) = min(x) AND gpu_max(x) = max(x)
+             AND gpu_topk(x, 5) = (array_agg(x ORDER BY x DESC))[1:5]
+             AND gpu_topk(-x, 5) = (array_agg(-x ORDER BY -x DESC))[1:5] AS ok
+      FROM digits GROUP BY g % 97) q;
+
 -- forced parallel plans with Partial Aggregate: the serialized states
 SET gpu_reduce.bulk_scan = off;
 SET parallel_setup_cost = 0;
@@ -177,6 +192,13 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(price), gpu_max(qty), gpu_topk(tiny, 3) FROM 
 SELECT w, n_gpu(w) = n_native(w) AS bulk_serial_ok
 FROM (VALUES ('true'), ('i > 0'), ('i < -10'), ('i % 2 = 0'), ('tiny IS NULL')) v(w);
 SELECT n_gpu('i % 1000 = 7');
+-- min, max and top-k over the digits table of above
+EXPLAIN (COSTS OFF) SELECT gpu_min(x), gpu_max(x), gpu_topk(x, 20) FROM digits;
+WITH gpu AS (SELECT gpu_min(x) AS mn, gpu_max(x) AS mx, gpu_topk(x, 20) AS top FROM digits),
+     native AS (SELECT min(x) AS mn, max(x) AS mx, (array_agg(x ORDER BY x DESC))[1:20] AS top FROM digits)
+SELECT gpu.mn = native.mn AS min_ok, gpu.mx = native.mx AS max_ok, gpu.top = native.top AS top_ok,
+       gpu.mn, gpu.mx
+FROM gpu, native;
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -218,4 +240,4 @@ SELECT name, nst_check(s) FROM (VALUES
   ('topk ascending',   '\x010509'::bytea || int8send(5) || int4send(2) || int4send(2) || int4send(1) || convert_to('7', 'UTF8') || int4send(3) || convert_to('NaN', 'UTF8')),
   ('topk count',       '\x010509'::bytea || int8send(5) || int4send(3) || int4send(2) || int4send(3) || convert_to('NaN', 'UTF8') || int4send(1) || convert_to('7', 'UTF8'))
 ) v(name, s);
-DROP TABLE orders;
+DROP TABLE orders, digits;

@@ -117,6 +117,21 @@ gr_k_in_range(int32 k)
  * (gr_partial_size() says how much of it an operation uses): a GROUP BY
  * keeps one per group.
  */
+/*
+ * What a numeric's header says (numeric.c's NumericShort/NumericLong
+ * layout), read once so that values compare digit by digit as numeric_cmp
+ * does, without its calls (numeric_state.c).
+ */
+typedef struct GrNumHead
+{
+	uint8		kind;			/* finite, NaN, +/-Infinity (numeric_state.c) */
+	bool		neg;
+	int16		dscale;
+	int32		weight;			/* of the first base-10000 digit */
+	int32		ndigits;
+	const uint8 *digits;		/* int16 each, possibly unaligned (a short varlena) */
+} GrNumHead;
+
 typedef struct GrPartial
 {
 	int64		count;			/* non-NULL values folded in */
@@ -137,9 +152,8 @@ typedef struct GrPartial
 		};
 		struct					/* numeric min or max */
 		{
-			int128		nbest_scaled;	/* the best value times 10^nbest_scale, to compare */
 			Datum		nbest;	/* a copy of the best value, or 0 */
-			int32		nbest_scale;	/* its display scale; -1: compare as numeric */
+			GrNumHead	nbest_head; /* its header, read once, to compare */
 		};
 		struct					/* numeric sum or avg (numeric_state.c) */
 		{

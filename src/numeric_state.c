@@ -20,9 +20,10 @@
  * numeric_avg does, so the text is avg()'s.
  *
  * Min, max and top-k keep copies of the best values in the aggregate context
- * and compare them with numeric_cmp (NaN greatest, as PostgreSQL orders);
- * equal values of different display scales (1.5 and 1.50) are ordered by
- * scale, so the value returned does not depend on row order.
+ * and compare values in PostgreSQL's numeric order (NaN greatest) digit by
+ * digit, as numeric_cmp does but without its calls and allocations; equal
+ * values of different display scales (1.5 and 1.50) are ordered by scale,
+ * so the value returned does not depend on row order.
  */
 #include "gpu_reduce.h"
 
@@ -34,7 +35,7 @@
 /* largest scale of the fast path: 10^38 is the largest power of 10 in an int128 */
 #define GR_NUMERIC_MAX_SCALE 38
 
-/* what a numeric's header says (numeric.c's NumericShort/NumericLong layout) */
+/* what kind of value a numeric is (GrNumHead.kind) */
 typedef enum NumKind
 {
 	NUM_FINITE,
@@ -43,15 +44,7 @@ typedef enum NumKind
 	NUM_NINF
 } NumKind;
 
-typedef struct NumRaw
-{
-	NumKind		kind;
-	bool		neg;
-	int			dscale;
-	int			weight;			/* of the first base-10000 digit */
-	int			ndigits;
-	const uint8 *digits;		/* int16 each, possibly unaligned (a short varlena) */
-} NumRaw;
+typedef GrNumHead NumRaw;
 
 /* header bits of numeric.c */
 #define NUM_SIGN_MASK		0xC000
@@ -384,70 +377,122 @@ sum_add(GrPartial *p, MemoryContext mcxt, Datum value)
 	fast_add(p, mcxt, x);
 }
 
-/* A numeric's display scale (0 for NaN and the infinities). */
-static int
-num_dscale(Datum value)
+/* A numeric's kind in PostgreSQL's order: -Infinity, finite, Infinity, NaN. */
+static inline int
+kind_rank(const NumRaw *r)
 {
-	NumRaw		r;
-
-	num_raw((struct varlena *) DatumGetPointer(value), &r);
-	return r.dscale;
+	switch ((NumKind) r->kind)
+	{
+		case NUM_NINF:
+			return 0;
+		case NUM_FINITE:
+			return 1;
+		case NUM_PINF:
+			return 2;
+		case NUM_NAN:
+			break;
+	}
+	return 3;
 }
 
 /*
- * PostgreSQL's numeric order (NaN greatest), equal values ordered by display
- * scale so that the choice among them does not depend on row order.
+ * |a| against |b| for finite values, digit by digit aligned by weight:
+ * numeric.c's cmp_abs_common, so that unstripped zero digits compare as
+ * they do there.
  */
+static int
+cmp_abs(const NumRaw *a, const NumRaw *b)
+{
+	int			wa = a->weight,
+				wb = b->weight,
+				ia = 0,
+				ib = 0;
+
+	while (wa > wb && ia < a->ndigits)
+	{
+		if (num_digit(a, ia++) != 0)
+			return 1;
+		wa--;
+	}
+	while (wb > wa && ib < b->ndigits)
+	{
+		if (num_digit(b, ib++) != 0)
+			return -1;
+		wb--;
+	}
+	if (wa == wb)
+		while (ia < a->ndigits && ib < b->ndigits)
+		{
+			int			d = num_digit(a, ia++) - num_digit(b, ib++);
+
+			if (d != 0)
+				return d > 0 ? 1 : -1;
+		}
+	while (ia < a->ndigits)
+		if (num_digit(a, ia++) != 0)
+			return 1;
+	while (ib < b->ndigits)
+		if (num_digit(b, ib++) != 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * PostgreSQL's numeric order of two headers (numeric_cmp's: NaN greatest,
+ * the infinities at the ends, finite values as cmp_var_common compares
+ * them), equal values ordered by display scale so that the choice among them
+ * does not depend on row order.  No numeric arithmetic, no allocation: the
+ * first digit decides most comparisons.
+ */
+static pg_attribute_always_inline int
+num_raw_cmp(const NumRaw *a, const NumRaw *b)
+{
+	int			c;
+
+	if (unlikely(a->kind != NUM_FINITE || b->kind != NUM_FINITE))
+		return (kind_rank(a) > kind_rank(b)) - (kind_rank(a) < kind_rank(b));
+	if (a->ndigits == 0)
+		c = b->ndigits == 0 ? 0 : b->neg ? 1 : -1;
+	else if (b->ndigits == 0)
+		c = a->neg ? -1 : 1;
+	else if (a->neg != b->neg)
+		c = a->neg ? -1 : 1;
+	else
+		c = a->neg ? cmp_abs(b, a) : cmp_abs(a, b);
+	if (c != 0)
+		return c;
+	return (a->dscale > b->dscale) - (a->dscale < b->dscale);
+}
+
+/* The header of a numeric Datum in any varlena form, detoasted if need be. */
+static inline void
+num_raw_datum(Datum value, NumRaw *r)
+{
+	num_raw(pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)), r);
+}
+
+/* num_raw_cmp of two numeric Datums. */
 static int
 num_cmp(Datum a, Datum b)
 {
-	int			c = DatumGetInt32(DirectFunctionCall2(numeric_cmp, a, b));
+	NumRaw		ra,
+				rb;
 
-	if (c != 0)
-		return c;
-	return (num_dscale(a) > num_dscale(b)) - (num_dscale(a) < num_dscale(b));
+	num_raw_datum(a, &ra);
+	num_raw_datum(b, &rb);
+	return num_raw_cmp(&ra, &rb);
 }
 
-/*
- * A value (r: its header) against a min/max state's best: through their
- * scaled integers when both fit one at the larger scale (the common case,
- * no numeric arithmetic), else with num_cmp.
- */
-static int
-cmp_best(GrPartial *p, const NumRaw *r, Datum value)
-{
-	if (r->kind == NUM_FINITE && p->nbest_scale >= 0)
-	{
-		int			scale = Max(r->dscale, p->nbest_scale);
-		int128		x,
-					b;
-
-		/* the same scale as the best (one column's values): no multiplication */
-		if (scale <= GR_NUMERIC_MAX_SCALE && num_scaled(r, scale, &x) &&
-			(scale == p->nbest_scale ? (b = p->nbest_scaled, true) :
-			 !__builtin_mul_overflow(p->nbest_scaled, pow10_128[scale - p->nbest_scale], &b)))
-		{
-			if (x != b)
-				return x < b ? -1 : 1;
-			return (r->dscale > p->nbest_scale) - (r->dscale < p->nbest_scale);
-		}
-	}
-	return num_cmp(value, p->nbest);
-}
-
-/* Make a value (r: its header) a min/max state's best: a copy, and its scaled integer. */
+/* Make a value a min/max state's best: a copy, and its header. */
 static void
-take_best(GrPartial *p, MemoryContext mcxt, const NumRaw *r, Datum value)
+take_best(GrPartial *p, MemoryContext mcxt, Datum value)
 {
 	Datum		prev = p->nbest;
 
 	p->nbest = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
 	if (prev != (Datum) 0)
 		pfree(DatumGetPointer(prev));
-	p->nbest_scale = -1;
-	if (r->kind == NUM_FINITE && r->dscale <= GR_NUMERIC_MAX_SCALE &&
-		num_scaled(r, r->dscale, &p->nbest_scaled))
-		p->nbest_scale = r->dscale;
+	num_raw((struct varlena *) DatumGetPointer(p->nbest), &p->nbest_head);
 }
 
 /* Restore the min-heap property of a top-k heap downwards from position i. */
@@ -473,35 +518,33 @@ heap_sift_down(Datum *heap, int32 n, int32 i)
 }
 
 /*
- * Offer a numeric (detoasted) to a min, max or top-k partial result; it is
- * copied into mcxt only if kept.
+ * Offer a numeric (in any varlena form) to a min, max or top-k partial
+ * result; it is detoasted and copied into mcxt only if kept.
  */
 void
 gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 {
-	init_pow10();
 	switch (op)
 	{
 		case GR_OP_MIN:
 		case GR_OP_MAX:
 			{
-				struct varlena *v = (struct varlena *) DatumGetPointer(value);
 				NumRaw		r;
 				int			c;
 
-				if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
-					v = pg_detoast_datum_packed(v);
-				num_raw(v, &r);
+				num_raw_datum(value, &r);
 				if (p->nbest != (Datum) 0)
 				{
-					c = cmp_best(p, &r, PointerGetDatum(v));
+					c = num_raw_cmp(&r, &p->nbest_head);
 					if (op == GR_OP_MIN ? c >= 0 : c <= 0)
 						break;
 				}
-				take_best(p, mcxt, &r, PointerGetDatum(v));
+				take_best(p, mcxt, value);
 				break;
 			}
 		case GR_OP_TOPK:
+			/* read once, not at every comparison of the heap */
+			value = PointerGetDatum(pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)));
 			if (p->nkeys < p->k)
 			{
 				int32		i;
@@ -515,7 +558,7 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 						: repalloc(p->nheap, sizeof(Datum) * cap);
 					p->keys_cap = cap;
 				}
-				value = num_copy(mcxt, value);
+				value = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
 				i = p->nkeys++;
 				while (i > 0 && num_cmp(p->nheap[(i - 1) / 2], value) > 0)
 				{
@@ -527,7 +570,7 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 			else if (num_cmp(value, p->nheap[0]) > 0)
 			{
 				pfree(DatumGetPointer(p->nheap[0]));
-				p->nheap[0] = num_copy(mcxt, value);
+				p->nheap[0] = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
 				heap_sift_down(p->nheap, p->nkeys, 0);
 			}
 			break;
@@ -553,8 +596,6 @@ fold_value(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 {
 	if (op == GR_OP_SUM || op == GR_OP_AVG)
 		sum_add(p, mcxt, value);
-	else if (op == GR_OP_TOPK)
-		gr_numeric_push(p, mcxt, op, PointerGetDatum(PG_DETOAST_DATUM(value)));
 	else
 		gr_numeric_push(p, mcxt, op, value);
 }

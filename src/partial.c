@@ -21,7 +21,7 @@ gr_partial_size(GrOp op, GrType type)
 		if (op == GR_OP_SUM || op == GR_OP_AVG)
 			return offsetof(GrPartial, nslow) + sizeof(GrNumericSlow *);
 		if (op == GR_OP_MIN || op == GR_OP_MAX)
-			return offsetof(GrPartial, nbest_scale) + sizeof(int32);
+			return offsetof(GrPartial, nbest_head) + sizeof(GrNumHead);
 		return sizeof(GrPartial);
 	}
 	switch (op)
