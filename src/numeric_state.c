@@ -580,8 +580,8 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 }
 
 /*
- * Scratch memory of gr_numeric_add: detoasted copies and numeric_cmp's and
- * numeric_add's temporaries.  The bulk scan adds values straight from the
+ * Scratch memory of gr_numeric_add: detoasted copies and numeric_add's
+ * temporaries.  The bulk scan adds values straight from the
  * pages in one long-lived context, so they go here, reset every
  * GR_NUMERIC_SCRATCH_ROWS values; what a state keeps is copied into its
  * aggregate context.
