@@ -8,14 +8,4 @@ echo "\\echo @g min_t"; echo "select gpu_min(t) from f4;"
 echo "\\echo @n max_t"; echo "select max(t) from f4;"
 echo "\\echo @g max_t"; echo "select gpu_max(t) from f4;"
 done
-} | ${PSQL:-psql} -At 2>&1 | python3 -c "
-import sys,re,statistics as s,math,collections
-cur=None; d=collections.defaultdict(list)
-for l in sys.stdin:
-  if l.startswith('@'): cur=tuple(l[1:].split())
-  m=re.match(r'Time: ([0-9.]+) ms',l)
-  if m and cur: d[cur].append(float(m.group(1))); cur=None
-for c in ['min_t','max_t']:
-  n=d[('n',c)]; g=d[('g',c)]; r=[a/b for a,b in zip(n,g)]
-  print('%-10s native %.1f gpu %.1f ratio %.3f paired geomean %.3f' % (c, s.median(n), s.median(g), s.median(n)/s.median(g), math.exp(sum(map(math.log,r))/len(r))))
-"
+} | ${PSQL:-psql} -At 2>&1 | python3 "$(dirname "$0")/../ab_medians.py"
