@@ -124,6 +124,21 @@ FROM (SELECT gpu_min(x) = min(x) AND gpu_max(x) = max(x)
              AND gpu_topk(-x, 5) = (array_agg(-x ORDER BY -x DESC))[1:5] AS ok
       FROM digits GROUP BY g % 97) q;
 
+-- a whole order: top-k with k = every row against ORDER BY, both ways, over
+-- values of every weight from 1e-30 to 1e30, scales 0 to 29, NaN, the
+-- infinities and zeros of several scales (row path; bulk scan below)
+CREATE TABLE order_all AS
+SELECT g, CASE WHEN g % 97 = 0 THEN 'NaN'::numeric WHEN g % 89 = 0 THEN 'Infinity'
+               WHEN g % 83 = 0 THEN '-Infinity' WHEN g % 79 = 0 THEN round(0, g % 5)
+               ELSE round((hashint4(g) % 1000000)::numeric * 10::numeric ^ (hashint4(3 * g) % 25),
+                          abs(hashint4(5 * g)) % 30)
+          END AS x
+FROM generate_series(1, 1500) g;
+SELECT gpu_topk(x, 1500) = array_agg(x ORDER BY x DESC) AS full_desc,
+       gpu_topk(-x, 1500) = array_agg(-x ORDER BY -x DESC) AS full_asc,
+       gpu_min(x) = min(x) AS min_ok, gpu_max(x) = max(x) AS max_ok
+FROM order_all GROUP BY g % 1;
+
 -- forced parallel plans with Partial Aggregate: the serialized states
 SET gpu_reduce.bulk_scan = off;
 SET parallel_setup_cost = 0;
@@ -192,6 +207,10 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(price), gpu_max(qty), gpu_topk(tiny, 3) FROM 
 SELECT w, n_gpu(w) = n_native(w) AS bulk_serial_ok
 FROM (VALUES ('true'), ('i > 0'), ('i < -10'), ('i % 2 = 0'), ('tiny IS NULL')) v(w);
 SELECT n_gpu('i % 1000 = 7');
+-- the whole order of order_all through the bulk scan
+WITH gpu AS (SELECT gpu_topk(x, 1500) AS t, gpu_min(x) AS mn FROM order_all),
+     native AS (SELECT array_agg(x ORDER BY x DESC) AS t, min(x) AS mn FROM order_all)
+SELECT gpu.t = native.t AS bulk_full_desc, gpu.mn = native.mn AS bulk_min FROM gpu, native;
 -- min, max and top-k over the digits table of above
 EXPLAIN (COSTS OFF) SELECT gpu_min(x), gpu_max(x), gpu_topk(x, 20) FROM digits;
 WITH gpu AS (SELECT gpu_min(x) AS mn, gpu_max(x) AS mx, gpu_topk(x, 20) AS top FROM digits),
@@ -240,4 +259,4 @@ SELECT name, nst_check(s) FROM (VALUES
   ('topk ascending',   '\x010509'::bytea || int8send(5) || int4send(2) || int4send(2) || int4send(1) || convert_to('7', 'UTF8') || int4send(3) || convert_to('NaN', 'UTF8')),
   ('topk count',       '\x010509'::bytea || int8send(5) || int4send(3) || int4send(2) || int4send(3) || convert_to('NaN', 'UTF8') || int4send(1) || convert_to('7', 'UTF8'))
 ) v(name, s);
-DROP TABLE orders, digits;
+DROP TABLE orders, digits, order_all;
