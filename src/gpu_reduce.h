@@ -111,13 +111,6 @@ gr_k_in_range(int32 k)
 }
 
 /*
- * Partial result of all values reduced so far.  Min, max and top-k work on
- * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
- * Only the fields of the state's operation are in use, so they share space
- * (gr_partial_size() says how much of it an operation uses): a GROUP BY
- * keeps one per group.
- */
-/*
  * What a numeric's header says (numeric.c's NumericShort/NumericLong
  * layout), read once so that values compare digit by digit as numeric_cmp
  * does, without its calls (numeric_state.c).
@@ -132,6 +125,13 @@ typedef struct GrNumHead
 	const uint8 *digits;		/* int16 each, possibly unaligned (a short varlena) */
 } GrNumHead;
 
+/*
+ * Partial result of all values reduced so far.  Min, max and top-k work on
+ * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
+ * Only the fields of the state's operation are in use, so they share space
+ * (gr_partial_size() says how much of it an operation uses): a GROUP BY
+ * keeps one per group.
+ */
 typedef struct GrPartial
 {
 	int64		count;			/* non-NULL values folded in */

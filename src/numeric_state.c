@@ -44,8 +44,6 @@ typedef enum NumKind
 	NUM_NINF
 } NumKind;
 
-typedef GrNumHead NumRaw;
-
 /* header bits of numeric.c */
 #define NUM_SIGN_MASK		0xC000
 #define NUM_NEG				0x4000
@@ -64,7 +62,7 @@ typedef GrNumHead NumRaw;
 
 /* Read a numeric's header, from a plain or short (packed) varlena. */
 static pg_attribute_always_inline void
-num_raw(const struct varlena *v, NumRaw *r)
+num_raw(const struct varlena *v, GrNumHead *r)
 {
 	const uint8 *d = (const uint8 *) VARDATA_ANY(v);
 	int			len = VARSIZE_ANY_EXHDR(v);
@@ -121,7 +119,7 @@ init_pow10(void)
 
 /* Base-10000 digit i of a numeric. */
 static inline int
-num_digit(const NumRaw *r, int i)
+num_digit(const GrNumHead *r, int i)
 {
 	int16		dg;
 
@@ -136,7 +134,7 @@ num_digit(const NumRaw *r, int i)
  * arithmetic.
  */
 static pg_attribute_always_inline bool
-num_scaled(const NumRaw *r, int scale, int128 *out)
+num_scaled(const GrNumHead *r, int scale, int128 *out)
 {
 	/* decimal exponent of the last digit's unit, shifted by the scale */
 	int			sh = 4 * (r->weight - r->ndigits + 1) + scale;
@@ -247,14 +245,15 @@ scaled_to_numeric(int128 v, int scale)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-/* A copy of a (detoasted) numeric in mcxt. */
+/* A plain (detoasted, 4-byte header) copy in mcxt of a numeric in any varlena form. */
 static Datum
 num_copy(MemoryContext mcxt, Datum value)
 {
-	Size		size = VARSIZE(DatumGetPointer(value));
+	struct varlena *v = PG_DETOAST_DATUM(value);
+	Size		size = VARSIZE(v);
 	void	   *copy = MemoryContextAlloc(mcxt, size);
 
-	memcpy(copy, DatumGetPointer(value), size);
+	memcpy(copy, v, size);
 	return PointerGetDatum(copy);
 }
 
@@ -280,7 +279,7 @@ slow_add(GrPartial *p, MemoryContext mcxt, Datum value)
 
 	if (prev == (Datum) 0)
 	{
-		slow->sum = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+		slow->sum = num_copy(mcxt, value);
 		return;
 	}
 	sum = DirectFunctionCall2(numeric_add, prev, value);
@@ -340,7 +339,7 @@ static void
 sum_add(GrPartial *p, MemoryContext mcxt, Datum value)
 {
 	struct varlena *v = (struct varlena *) DatumGetPointer(value);
-	NumRaw		r;
+	GrNumHead	r;
 	int128		x;
 
 	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
@@ -379,7 +378,7 @@ sum_add(GrPartial *p, MemoryContext mcxt, Datum value)
 
 /* A numeric's kind in PostgreSQL's order: -Infinity, finite, Infinity, NaN. */
 static inline int
-kind_rank(const NumRaw *r)
+kind_rank(const GrNumHead *r)
 {
 	switch ((NumKind) r->kind)
 	{
@@ -401,7 +400,7 @@ kind_rank(const NumRaw *r)
  * they do there.
  */
 static int
-cmp_abs(const NumRaw *a, const NumRaw *b)
+cmp_abs(const GrNumHead *a, const GrNumHead *b)
 {
 	int			wa = a->weight,
 				wb = b->weight,
@@ -445,12 +444,17 @@ cmp_abs(const NumRaw *a, const NumRaw *b)
  * first digit decides most comparisons.
  */
 static pg_attribute_always_inline int
-num_raw_cmp(const NumRaw *a, const NumRaw *b)
+num_raw_cmp(const GrNumHead *a, const GrNumHead *b)
 {
 	int			c;
 
 	if (unlikely(a->kind != NUM_FINITE || b->kind != NUM_FINITE))
-		return (kind_rank(a) > kind_rank(b)) - (kind_rank(a) < kind_rank(b));
+	{
+		int			ra = kind_rank(a),
+					rb = kind_rank(b);
+
+		return (ra > rb) - (ra < rb);
+	}
 	if (a->ndigits == 0)
 		c = b->ndigits == 0 ? 0 : b->neg ? 1 : -1;
 	else if (b->ndigits == 0)
@@ -466,7 +470,7 @@ num_raw_cmp(const NumRaw *a, const NumRaw *b)
 
 /* The header of a numeric Datum in any varlena form, detoasted if need be. */
 static inline void
-num_raw_datum(Datum value, NumRaw *r)
+num_raw_datum(Datum value, GrNumHead *r)
 {
 	num_raw(pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)), r);
 }
@@ -475,7 +479,7 @@ num_raw_datum(Datum value, NumRaw *r)
 static int
 num_cmp(Datum a, Datum b)
 {
-	NumRaw		ra,
+	GrNumHead	ra,
 				rb;
 
 	num_raw_datum(a, &ra);
@@ -489,7 +493,7 @@ take_best(GrPartial *p, MemoryContext mcxt, Datum value)
 {
 	Datum		prev = p->nbest;
 
-	p->nbest = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+	p->nbest = num_copy(mcxt, value);
 	if (prev != (Datum) 0)
 		pfree(DatumGetPointer(prev));
 	num_raw((struct varlena *) DatumGetPointer(p->nbest), &p->nbest_head);
@@ -529,7 +533,7 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 		case GR_OP_MIN:
 		case GR_OP_MAX:
 			{
-				NumRaw		r;
+				GrNumHead	r;
 				int			c;
 
 				num_raw_datum(value, &r);
@@ -558,7 +562,7 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 						: repalloc(p->nheap, sizeof(Datum) * cap);
 					p->keys_cap = cap;
 				}
-				value = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+				value = num_copy(mcxt, value);
 				i = p->nkeys++;
 				while (i > 0 && num_cmp(p->nheap[(i - 1) / 2], value) > 0)
 				{
@@ -570,7 +574,7 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 			else if (num_cmp(value, p->nheap[0]) > 0)
 			{
 				pfree(DatumGetPointer(p->nheap[0]));
-				p->nheap[0] = num_copy(mcxt, PointerGetDatum(PG_DETOAST_DATUM(value)));
+				p->nheap[0] = num_copy(mcxt, value);
 				heap_sift_down(p->nheap, p->nkeys, 0);
 			}
 			break;
