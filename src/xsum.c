@@ -29,13 +29,12 @@ gr_xsum_init(GrXsum *x)
 static inline void
 xsum_add_bits(GrXsum *x, uint64_t bits)
 {
-	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
-	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
+	unsigned	e = gr_xsum_exponent(bits);
 	unsigned	p;
 
 	if (e == 0x7FF)
 	{
-		if (m != 0)
+		if (gr_xsum_fraction(bits) != 0)
 			x->nan++;
 		else if (bits >> 63)
 			x->ninf++;
@@ -43,17 +42,14 @@ xsum_add_bits(GrXsum *x, uint64_t bits)
 			x->pinf++;
 		return;
 	}
-	if (e != 0)
-		m |= (uint64_t) 1 << 52;
-	else if (m == 0)
+	if (e == 0 && gr_xsum_fraction(bits) == 0)
 	{
 		if (bits >> 63)
 			x->negzero++;
 		return;
 	}
-	/* value = m * 2^(p - 1074) */
-	p = e != 0 ? e - 1 : 0;
-	gr_xsum_spread(x->limb + (p >> 5), p, m, (bits >> 63) != 0);
+	p = gr_xsum_position(e);
+	gr_xsum_spread(x->limb + (p >> 5), p, gr_xsum_significand(bits), (bits >> 63) != 0);
 }
 
 /* Bit pattern of a double, without aliasing trouble. */
@@ -135,7 +131,7 @@ add_values_bucketed(GrXsum *x, const void *values, bool floats, int64_t n)
 		{
 			uint64_t	bits = floats ? double_bits((double) ((const float *) values)[i])
 				: double_bits(((const double *) values)[i]);
-			unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
+			unsigned	e = gr_xsum_exponent(bits);
 			int64_t		m,
 						neg;
 
@@ -145,7 +141,7 @@ add_values_bucketed(GrXsum *x, const void *values, bool floats, int64_t n)
 				xsum_add_bits(x, bits);
 				continue;
 			}
-			m = (int64_t) ((bits & (((uint64_t) 1 << 52) - 1)) | ((uint64_t) (e != 0) << 52));
+			m = (int64_t) gr_xsum_significand(bits);
 			neg = -(int64_t) (bits >> 63);
 			bucket[e] += (m ^ neg) - neg;
 			emin = e < emin ? e : emin;
@@ -159,7 +155,7 @@ add_values_bucketed(GrXsum *x, const void *values, bool floats, int64_t n)
 		for (unsigned e = emin; e <= emax; e++)
 		{
 			/* value = bucket * 2^(p - 1074), as in xsum_add_bits */
-			unsigned	p = e != 0 ? e - 1 : 0;
+			unsigned	p = gr_xsum_position(e);
 
 			if (bucket[e] == 0)
 				continue;
@@ -500,20 +496,17 @@ xsmall_cover(GrXsmall *s, int first, int last)
 bool
 gr_xsmall_add_slow(GrXsmall *s, uint64_t bits)
 {
-	unsigned	e = (unsigned) (bits >> 52) & 0x7FF;
-	uint64_t	m = bits & (((uint64_t) 1 << 52) - 1);
+	unsigned	e = gr_xsum_exponent(bits);
 	unsigned	p;
 
 	if (e == 0x7FF)
 		return false;
-	if (e == 0 && m == 0)
+	if (e == 0 && gr_xsum_fraction(bits) == 0)
 		return (bits >> 63) == 0;	/* +0.0 adds nothing; -0.0 is counted */
-	p = e != 0 ? e - 1 : 0;
+	p = gr_xsum_position(e);
 	if (!xsmall_cover(s, (int) (p >> 5), (int) (p >> 5) + 2))
 		return false;
-	if (e != 0)
-		m |= (uint64_t) 1 << 52;
-	gr_xsum_spread(s->limb + (p >> 5) - s->lo, p, m, (bits >> 63) != 0);
+	gr_xsum_spread(s->limb + (p >> 5) - s->lo, p, gr_xsum_significand(bits), (bits >> 63) != 0);
 	s->pending = 1;
 	return true;
 }

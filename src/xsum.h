@@ -95,6 +95,37 @@ extern bool gr_xsmall_from_xsum(GrXsmall *s, const GrXsum *x);
 extern bool gr_xsmall_round(const GrXsmall *s, bool single, double *result);
 
 /*
+ * The fields of a double's bit pattern, for both accumulators: the biased
+ * exponent e (0x7FF: NaN or an infinity; 0: a zero or a subnormal), the
+ * 52-bit fraction, and the significand, the fraction with a normal number's
+ * hidden bit.  A finite nonzero value is significand * 2^(p - 1074), p its
+ * unit's digit position.
+ */
+static inline unsigned
+gr_xsum_exponent(uint64_t bits)
+{
+	return (unsigned) (bits >> 52) & 0x7FF;
+}
+
+static inline uint64_t
+gr_xsum_fraction(uint64_t bits)
+{
+	return bits & (((uint64_t) 1 << 52) - 1);
+}
+
+static inline uint64_t
+gr_xsum_significand(uint64_t bits)
+{
+	return gr_xsum_fraction(bits) | ((uint64_t) (gr_xsum_exponent(bits) != 0) << 52);
+}
+
+static inline unsigned
+gr_xsum_position(unsigned e)
+{
+	return e != 0 ? e - 1 : 0;
+}
+
+/*
  * Add (or, with negative, subtract) m * 2^(p % 32) at limb[0..2], m < 2^63:
  * a finite nonzero double m * 2^(p - 1074) (m < 2^53), or a sum of such
  * mantissas, spread over the three 32-bit digits from digit p / 32, which
@@ -131,16 +162,15 @@ gr_xsmall_add(GrXsmall *s, double v)
 	int			j;
 
 	memcpy(&bits, &v, sizeof(bits));
-	e = (unsigned) (bits >> 52) & 0x7FF;
+	e = gr_xsum_exponent(bits);
 	if (e == 0 || e == 0x7FF || s->lo < 0 ||
 		s->pending >= GR_XSUM_MAX_UNNORMALIZED)
 		return gr_xsmall_add_slow(s, bits);
-	p = e - 1;
+	p = gr_xsum_position(e);
 	j = (int) (p >> 5) - s->lo;
 	if (j < 0 || j > GR_XSMALL_LIMBS - 3)
 		return gr_xsmall_add_slow(s, bits);
-	gr_xsum_spread(s->limb + j, p, (bits & (((uint64_t) 1 << 52) - 1)) | ((uint64_t) 1 << 52),
-				   (bits >> 63) != 0);
+	gr_xsum_spread(s->limb + j, p, gr_xsum_significand(bits), (bits >> 63) != 0);
 	s->pending++;
 	return true;
 }
