@@ -25,7 +25,7 @@ REGRESS_OPTS = --inputdir=. --load-extension=gpu_reduce
 override with_llvm = no
 
 PG_CONFIG ?= pg_config
-PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/cuda
+PG_CPPFLAGS = -I$(srcdir)/src -I$(srcdir)/common -I$(srcdir)/cuda
 
 NVCC ?= $(firstword $(wildcard $(addsuffix /nvcc,$(subst :, ,$(PATH)))) \
 	$(wildcard /usr/local/cuda/bin/nvcc))
@@ -62,7 +62,7 @@ endif
 BUILD_STAMP := src/build-config.stamp
 $(shell echo 'WITH_CUDA=$(WITH_CUDA)' | cmp -s - $(BUILD_STAMP) || \
 	echo 'WITH_CUDA=$(WITH_CUDA)' > $(BUILD_STAMP))
-$(OBJS): $(wildcard src/*.h) cuda/gr_cuda.h $(BUILD_STAMP)
+$(OBJS): $(wildcard src/*.h common/*.h) cuda/gr_cuda.h $(BUILD_STAMP)
 EXTRA_CLEAN = $(BUILD_STAMP)
 
 clean: clean-cuda

@@ -12,7 +12,7 @@
 
 #include "gr_internal.h"
 
-#include "../src/page_job.h"
+#include "page_job.h"
 
 /* One device, one stream, its scratch, and the staging buffer for host input. */
 struct GrCudaContext

@@ -26,7 +26,7 @@ extern "C"
 #endif
 
 /* xsum.h has no C++ guard of its own; its functions are C */
-#include "../src/xsum.h"
+#include "xsum.h"
 
 /* input type; numbers match the storage kinds (GrTypeInfo.storage, 1..5) of src/gpu_reduce.h */
 typedef enum GrCudaType

@@ -11,12 +11,13 @@
 #include <stdint.h>
 #include <cuda_runtime.h>
 
+#include "order_key.h"
+
 #define GR_FULL_MASK 0xffffffffu
 
 /*
- * Order key of a value: an integer that sorts as PostgreSQL sorts the value.
- * Narrow types keep 32-bit keys in registers (cheaper compares); results are
- * widened to int64.
+ * Order key of a value (common/order_key.h).  Narrow types keep 32-bit keys
+ * in registers (cheaper compares); results are widened to int64.
  */
 template <typename T>
 struct GrKeyOf;
@@ -42,33 +43,24 @@ struct GrKeyOf<long long>
 	static __device__ __forceinline__ K of(long long v) { return v; }
 };
 
-/* float4: NaN (any payload, either sign) sorts above +Infinity */
+/* floats: the fold of common/order_key.h, float4's kept in 32 bits */
 template <>
 struct GrKeyOf<float>
 {
 	typedef int32_t K;
 	static __device__ __forceinline__ K of(float v)
 	{
-		int32_t		b = __float_as_int(v);
-
-		if ((b & 0x7FFFFFFF) > 0x7F800000)
-			b = 0x7FC00000;
-		return b ^ ((b >> 31) & 0x7FFFFFFF);
+		return gr_key_float4_bits(__float_as_int(v));
 	}
 };
 
-/* float8: the same fold on 64 bits */
 template <>
 struct GrKeyOf<double>
 {
 	typedef long long K;
 	static __device__ __forceinline__ K of(double v)
 	{
-		long long	b = __double_as_longlong(v);
-
-		if ((b & 0x7FFFFFFFFFFFFFFFLL) > 0x7FF0000000000000LL)
-			b = 0x7FF8000000000000LL;
-		return b ^ ((b >> 63) & 0x7FFFFFFFFFFFFFFFLL);
+		return gr_key_float8_bits(__double_as_longlong(v));
 	}
 };
 

@@ -18,7 +18,7 @@
 #include "gr_internal.h"
 #include "gr_device.cuh"
 
-#include "../src/page_job.h"
+#include "page_job.h"
 
 #define GR_PAGE_THREADS 128
 

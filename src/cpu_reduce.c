@@ -84,34 +84,6 @@ sum_integers(GrType storage, const void *values, int32 n)
 				best = Min(best, KEY(i)); \
 	} while (0)
 
-/*
- * Order keys of floats without a branch: the bits, with the magnitude bits
- * flipped for negative values; every NaN is the canonical NaN's key (as
- * gr_key_float8/gr_key_float4 compute them).
- */
-static inline int64
-branchless_key_float8(const float8 *v, int32 i)
-{
-	int64		bits;
-	int64		key;
-
-	memcpy(&bits, &v[i], sizeof(bits));
-	key = bits ^ ((bits >> 63) & PG_INT64_MAX);
-	return (bits & PG_INT64_MAX) > INT64CONST(0x7FF0000000000000) ?
-		INT64CONST(0x7FF8000000000000) : key;
-}
-
-static inline int64
-branchless_key_float4(const float4 *v, int32 i)
-{
-	int32		bits;
-	int32		key;
-
-	memcpy(&bits, &v[i], sizeof(bits));
-	key = bits ^ ((bits >> 31) & PG_INT32_MAX);
-	return (bits & PG_INT32_MAX) > 0x7F800000 ? INT64CONST(0x7FC00000) : key;
-}
-
 /* Smallest (want_max false) or largest order key of a batch. */
 static int64
 extreme_key(GrType storage, const void *values, int32 n, bool want_max)
@@ -123,8 +95,8 @@ extreme_key(GrType storage, const void *values, int32 n, bool want_max)
 #define KEY_INT2(i) ((int64) ((const int16 *) values)[i])
 #define KEY_INT4(i) ((int64) ((const int32 *) values)[i])
 #define KEY_INT8(i) (((const int64 *) values)[i])
-#define KEY_FLOAT4(i) branchless_key_float4(values, i)
-#define KEY_FLOAT8(i) branchless_key_float8(values, i)
+#define KEY_FLOAT4(i) ((int64) gr_key_float4_bits(((const int32 *) values)[i]))
+#define KEY_FLOAT8(i) gr_key_float8_bits(((const int64 *) values)[i])
 		case GR_INT2:
 			EXTREME_KEY(KEY_INT2);
 			break;

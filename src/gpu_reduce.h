@@ -16,11 +16,10 @@
 #include "postgres.h"
 #include "pg_compat.h"
 
-#include <math.h>
-
 #include "fmgr.h"
 #include "utils/memutils.h"
 
+#include "order_key.h"
 #include "xsum.h"
 
 /* the operation an aggregate performs; numbers are part of the state format */
@@ -383,50 +382,6 @@ gr_store_value(GrType type, void *values, int32 i, Datum value)
 			break;
 	}
 #endif
-}
-
-/* order keys: integers that sort as PostgreSQL sorts the values */
-static inline int64
-gr_key_float8(double v)
-{
-	int64		bits;
-
-	if (isnan(v))
-		return INT64CONST(0x7FF8000000000000);
-	memcpy(&bits, &v, sizeof(bits));
-	return bits >= 0 ? bits : bits ^ PG_INT64_MAX;
-}
-
-static inline double
-gr_float8_from_key(int64 key)
-{
-	int64		bits = key >= 0 ? key : key ^ PG_INT64_MAX;
-	double		v;
-
-	memcpy(&v, &bits, sizeof(v));
-	return v;
-}
-
-static inline int64
-gr_key_float4(float v)
-{
-	int32		bits;
-
-	if (isnan(v))
-		return INT64CONST(0x7FC00000);
-	memcpy(&bits, &v, sizeof(bits));
-	return bits >= 0 ? bits : bits ^ PG_INT32_MAX;
-}
-
-static inline float
-gr_float4_from_key(int64 key)
-{
-	int32		bits = (int32) key;
-	float		v;
-
-	bits = bits >= 0 ? bits : bits ^ PG_INT32_MAX;
-	memcpy(&v, &bits, sizeof(v));
-	return v;
 }
 
 /* Add one value to the exact float sum of a state's partial result. */

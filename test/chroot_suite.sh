@@ -141,7 +141,7 @@ chroot "$CR" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/
 # the GPU side is not built here (no nvcc): check that its PostgreSQL-facing C
 # files at least compile against this major's headers
 if chroot "$CR" sh -c 'cd /src/gpu_reduce && pgc=$(ls /usr/lib/postgresql/*/bin/pg_config | tail -n 1) &&
-	gcc -fsyntax-only -Wall -Werror -DGR_WITH_CUDA -Isrc -Icuda -I"$($pgc --includedir-server)" \
+	gcc -fsyntax-only -Wall -Werror -DGR_WITH_CUDA -Isrc -Icommon -Icuda -I"$($pgc --includedir-server)" \
 		src/gpu_service.c src/gpu_client.c src/gpu_shmem.c' </dev/null; then
 	cr_log "GPU-side sources compile with GR_WITH_CUDA (syntax only)"
 else

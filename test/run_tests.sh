@@ -54,7 +54,7 @@ gr_init_cluster
 
 # unit test of the exact float accumulators, outside PostgreSQL
 UNIT_FAILED=0
-cc -O2 -Wall -I"$GR_ROOT/src" "$GR_ROOT/test/xsum_test.c" "$GR_ROOT/src/xsum.c" -lm \
+cc -O2 -Wall -I"$GR_ROOT/common" "$GR_ROOT/test/xsum_test.c" "$GR_ROOT/src/xsum.c" -lm \
 	-o "$GR_TMP/xsum_test" && "$GR_TMP/xsum_test" || UNIT_FAILED=1
 
 # pg_regress runs as the unprivileged user, who may not be able to read the

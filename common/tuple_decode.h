@@ -27,11 +27,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#ifdef __CUDACC__
-#define GR_HOSTDEV __host__ __device__ __forceinline__
-#else
-#define GR_HOSTDEV static inline
-#endif
+#include "gr_hostdev.h"
 
 /* on-disk layout */
 #define GR_PAGE_LINP_OFFSET		24	/* SizeOfPageHeaderData */

@@ -1,0 +1,20 @@
+/*
+ * gr_hostdev.h
+ *	  The one macro that makes a header of common/ compile for both sides:
+ *	  static inline C on the host, __host__ __device__ under nvcc.
+ *
+ * Everything in common/ is plain C99 with no PostgreSQL or CUDA headers, so
+ * that src/ (the PostgreSQL side) and cuda/ (the kernels) share one
+ * definition of each layout and rule, and the CPU-only build runs the very
+ * code a kernel runs.
+ */
+#ifndef GR_HOSTDEV_H
+#define GR_HOSTDEV_H
+
+#ifdef __CUDACC__
+#define GR_HOSTDEV __host__ __device__ __forceinline__
+#else
+#define GR_HOSTDEV static inline
+#endif
+
+#endif							/* GR_HOSTDEV_H */
