@@ -7,7 +7,7 @@
  * final functions use FINALFUNC_EXTRA so that SQL can overload them by input
  * type and give each aggregate its PostgreSQL return type.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 #include "bulk.h"
 
 #include "catalog/pg_type.h"
@@ -73,9 +73,7 @@ row_folds(GrState *st, GrOp op)
 {
 	if (op == GR_OP_TOPK)
 		return false;			/* decided at compile time: no state read */
-	if (gr_types[st->type].storage == GR_STORAGE_DATUM)
-		return false;
-	return op == GR_OP_MIN || op == GR_OP_MAX || !GR_IS_FLOAT(st->type);
+	return gr_state_accum(st)->row_folds;
 }
 
 /*
@@ -239,9 +237,16 @@ gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 	return transition(fcinfo, GR_OP_TOPK, k);
 }
 
-/* The top-k keys as an array of the input type, largest first. */
-static Datum
-topk_array(GrState *st)
+/* gpu_min/gpu_max of a fixed-width type: the value of the kept key. */
+Datum
+gr_final_key(GrState *st)
+{
+	return gr_type_info(st->type)->from_key(st->partial.key);
+}
+
+/* gpu_top2/gpu_topk of a fixed-width type: an array of it, largest first. */
+Datum
+gr_final_key_array(GrState *st)
 {
 	int64	   *keys;
 	int			n = gr_partial_sorted_keys(&st->partial, &keys);
@@ -278,23 +283,7 @@ gr_state_final(GrState *st, bool *isnull)
 		return (Datum) 0;
 	}
 
-	if (gr_type_info(st->type)->order_final != NULL &&
-		st->op != GR_OP_SUM && st->op != GR_OP_AVG)
-		return gr_type_info(st->type)->order_final(st);
-	switch (st->op)
-	{
-		case GR_OP_SUM:
-			return gr_type_info(st->type)->sum_final(st);
-		case GR_OP_AVG:
-			return gr_type_info(st->type)->avg_final(st);
-		case GR_OP_MIN:
-		case GR_OP_MAX:
-			return gr_type_info(st->type)->from_key(p->key);
-		case GR_OP_TOPK:
-			return topk_array(st);
-	}
-	elog(ERROR, "gpu_reduce: unknown aggregate operation %d", (int) st->op);
-	return (Datum) 0;
+	return gr_kind(st->op)->by_class[gr_type_info(st->type)->value_class].final(st);
 }
 
 /* Final function of every aggregate; the state knows which one it is. */
@@ -333,11 +322,11 @@ gpu_reduce_combine(PG_FUNCTION_ARGS)
 	gr_state_settle(s2);
 	if (s1 == NULL)
 		s1 = gr_state_create(aggcxt, s2->op, s2->type,
-							 s2->op == GR_OP_TOPK ? s2->partial.k : 0);
+							 gr_kind(s2->op)->takes_k ? s2->partial.k : 0);
 	if (s1->op != s2->op || s1->type != s2->type)
 		elog(ERROR, "gpu_reduce: cannot combine states of different aggregates");
-	if (s1->op == GR_OP_TOPK)
+	if (gr_kind(s1->op)->takes_k)
 		check_same_k(s1->partial.k, s2->partial.k);
-	gr_partial_combine(&s1->partial, gr_state_mcxt(s1), s1->op, s1->type, &s2->partial);
+	gr_state_combine_partial(s1, &s2->partial);
 	PG_RETURN_POINTER(s1);
 }

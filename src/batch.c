@@ -14,7 +14,7 @@
  * buffers of a backend share one budget; a state that cannot get a buffer
  * within it folds values one by one.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 
 /* first capacity of a batch buffer, in values */
 #define GR_FIRST_BATCH_ROWS 64
@@ -117,16 +117,23 @@ StaticAssertDecl(offsetof(GrState, partial) + sizeof(GrPartial) <= 64,
 GrState *
 gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 {
-	GrState    *st = MemoryContextAllocZero(mcxt, offsetof(GrState, partial) +
-											gr_partial_size(op, type));
+	GrAccId		id = gr_kind_acc_id(op, type);
+	const GrAccum *acc = &gr_accums[id];
+	GrState    *st;
 
+	if (id == GR_ACC_NONE)
+		elog(ERROR, "gpu_reduce: no %s of type %s", gr_kind(op)->name,
+			 gr_type_info(type)->name);
+	st = MemoryContextAllocZero(mcxt, offsetof(GrState, partial) + acc->size);
 	st->op = op;
 	st->type = type;
-	gr_partial_init(&st->partial, mcxt, op, type, k);
+	st->acc = id;
+	if (acc->init != NULL)
+		acc->init(&st->partial, k);
 	/* small until it has had min_gpu_rows values: fold them one by one */
 	st->direct_left = gr_min_gpu_rows - 1;
-	/* a value without fixed-width bits (numeric) goes to gr_state_add_slow */
-	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
+	/* a value that is not batched (numeric) goes to gr_state_add_slow */
+	if (!acc->batches)
 		st->direct_left = 0;
 	return st;
 }
@@ -260,7 +267,7 @@ make_room(GrState *st)
 void
 gr_state_add_slow(GrState *st, Datum value)
 {
-	if (gr_type_info(st->type)->storage == GR_STORAGE_DATUM)
+	if (!gr_state_accum(st)->batches)
 	{
 		gr_numeric_add(st, value);
 		return;

@@ -13,7 +13,7 @@
 #ifndef GR_BULK_H
 #define GR_BULK_H
 
-#include "gpu_reduce.h"
+#include "kinds.h"
 
 #include "nodes/extensible.h"
 #include "storage/buf.h"

@@ -132,29 +132,6 @@ is_table_column(Index relid, Node *expr)
 		var->varlevelsup == 0 && var->varattno > 0;
 }
 
-/* The GrOp of one of our aggregates by its name, or 0. */
-static GrOp
-op_of_name(const char *name, int32 *k)
-{
-	*k = 0;
-	if (strcmp(name, "gpu_sum") == 0)
-		return GR_OP_SUM;
-	if (strcmp(name, "gpu_min") == 0)
-		return GR_OP_MIN;
-	if (strcmp(name, "gpu_max") == 0)
-		return GR_OP_MAX;
-	if (strcmp(name, "gpu_avg") == 0)
-		return GR_OP_AVG;
-	if (strcmp(name, "gpu_top2") == 0)
-	{
-		*k = 2;
-		return GR_OP_TOPK;
-	}
-	if (strcmp(name, "gpu_topk") == 0)
-		return GR_OP_TOPK;
-	return 0;
-}
-
 /* Add the expression evaluated at run time; returns its index. */
 static int
 bulk_expr(BulkQuery *q, Expr *expr)
@@ -216,7 +193,7 @@ our_aggregate(Oid fnoid, int32 *k)
 		if (OidIsValid(extoid) &&
 			getExtensionOfObject(ProcedureRelationId, fnoid) == extoid &&
 			(name = get_func_name(fnoid)) != NULL)
-			op = op_of_name(name, &kk);
+			op = gr_kind_of_name(name, &kk);
 		/* entered once known, so that an error leaves no half-made entry */
 		ak = hash_search(agg_kinds, &fnoid, HASH_ENTER, &found);
 		ak->op = op;
@@ -275,7 +252,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
 	if (op == 0 || type == 0)
 		return false;
-	if (op == GR_OP_TOPK && k == 0)
+	if (gr_kind(op)->takes_k && k == 0)
 	{
 		/* gpu_topk(x, k): k must be known before the scan */
 		TargetEntry *karg;
@@ -372,7 +349,7 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 
 			op = commuted ? flipped[strategy] : ops[strategy];
 		}
-		kind = GR_IS_FLOAT(type) ? GR_KIND_FLOAT : GR_KIND_INT;
+		kind = gr_type_info(type)->value_class == GR_CLASS_FLOAT ? GR_KIND_FLOAT : GR_KIND_INT;
 		expr = bulk_expr(q, (Expr *) other);
 		t->quals = lappend(t->quals,
 						   list_make5(makeInteger(bulk_col(t, ((Var *) col)->varattno)),

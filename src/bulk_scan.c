@@ -306,7 +306,7 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 		out->kind = intVal(linitial(o));
 		out->op = intVal(lsecond(o));
 		out->type = intVal(lthird(o));
-		out->k = out->op == GR_OP_TOPK ? 2 : 0;
+		out->k = gr_kind(out->op)->k_of_name;
 		if (kexpr >= 0)
 			out->kexpr = ExecInitExpr(list_nth(cs->custom_exprs, kexpr), &node->ss.ps);
 	}
@@ -559,7 +559,6 @@ page_gpu(void *arg, struct GrPageJob *job)
 		int			c = t->outcols[o];
 		const GrPageOut *po;
 		int64		n;
-		GrPartial	p;
 
 		if (out->kind == GR_BULK_COUNT_STAR)
 			out->count += rows;
@@ -571,11 +570,9 @@ page_gpu(void *arg, struct GrPageJob *job)
 		n = (int64) job->counts[po->col];
 		if (n == 0)
 			continue;
-		(void) output_state(bs, out);
-		gr_gpu_result_partial(out->op, out->type, out->k, po->op,
-							  (const GrCudaResult *) ((char *) job + po->result_off), n,
-							  (int64 *) ((char *) job + po->topk_off), &p);
-		gr_partial_combine(&out->st->partial, gr_state_mcxt(out->st), out->op, out->type, &p);
+		gr_gpu_fold_result(output_state(bs, out), po->op,
+						   (const GrCudaResult *) ((char *) job + po->result_off), n,
+						   (int64 *) ((char *) job + po->topk_off));
 		gr_stats.gpu_batches++;
 		gr_stats.gpu_rows += n;
 		gr_stats.gpu_bytes += n * gr_type_size(out->type);

@@ -6,7 +6,7 @@
  * GPU, and any batch whose GPU reduction failed.  Its results are exact, so
  * they agree bit for bit with the GPU's.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 
 /* Order key of value i of a batch of the given type. */
 static inline int64
@@ -167,36 +167,55 @@ add_floats(GrState *st, const void *values, int32 n)
 		gr_xsum_add_floats(p->xsum, (const float4 *) values + i, n - i);
 }
 
-/* Fold n values into the state's partial result. */
+/* The state's type's storage kind (which loop reads its values). */
+static inline GrType
+storage_of(GrState *st)
+{
+	return gr_type_info(st->type)->storage;
+}
+
+/* the batch folds of the fixed-width accumulators (GrAccum.fold_batch) */
+void
+gr_cpu_isum(GrState *st, const void *values, int32 n)
+{
+	st->partial.isum += sum_integers(storage_of(st), values, n);
+}
+
+void
+gr_cpu_xsum(GrState *st, const void *values, int32 n)
+{
+	add_floats(st, values, n);
+}
+
+void
+gr_cpu_key_min(GrState *st, const void *values, int32 n)
+{
+	st->partial.key = Min(st->partial.key, extreme_key(storage_of(st), values, n, false));
+}
+
+void
+gr_cpu_key_max(GrState *st, const void *values, int32 n)
+{
+	st->partial.key = Max(st->partial.key, extreme_key(storage_of(st), values, n, true));
+}
+
+void
+gr_cpu_key_topk(GrState *st, const void *values, int32 n)
+{
+	GrType		storage = storage_of(st);
+
+	for (int32 i = 0; i < n; i++)
+		gr_partial_topk_push(&st->partial, gr_state_mcxt(st), key_at(storage, values, i));
+}
+
+/* Fold n values into the state's partial result with its accumulator's fold. */
 void
 gr_cpu_reduce(GrState *st, const void *values, int32 n)
 {
-	GrPartial  *p = &st->partial;
-	GrType		storage = gr_type_info(st->type)->storage;
-
 	if (n <= 0)
 		return;
-	switch (st->op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (GR_IS_FLOAT(st->type))
-				add_floats(st, values, n);
-			else
-				p->isum += sum_integers(storage, values, n);
-			break;
-		case GR_OP_MIN:
-			p->key = Min(p->key, extreme_key(storage, values, n, false));
-			break;
-		case GR_OP_MAX:
-			p->key = Max(p->key, extreme_key(storage, values, n, true));
-			break;
-		case GR_OP_TOPK:
-			for (int32 i = 0; i < n; i++)
-				gr_partial_topk_push(p, gr_state_mcxt(st), key_at(storage, values, i));
-			break;
-	}
-	p->count += n;
+	gr_state_accum(st)->fold_batch(st, values, n);
+	st->partial.count += n;
 	gr_stats.cpu_batches++;
 	gr_stats.cpu_rows += n;
 }

@@ -7,12 +7,12 @@
  * it SUBMITTED and goes on scanning into another slot while the service
  * reduces the first; it waits only when a state must be final (finalize,
  * serialize, combine) or has GR_MAX_INFLIGHT batches out.  A result is folded
- * with gr_partial_combine, the same code that combines any two partial
+ * with gr_state_combine_partial, the same code that combines any two partial
  * results, so a GPU batch gives the same bits as a CPU one.  Whatever goes
  * wrong on the GPU, the values are still in the slot and the CPU reduces
  * them.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 #include "gpu_shared.h"
 
 #include <signal.h>
@@ -44,32 +44,41 @@ static bool fallback_warned = false;
 static int32 recent_slots[GR_RECENT_SLOTS];
 static int	nrecent = 0;
 
-/* The kernel operation for op (and top-k's k), or -1 if the GPU cannot do it. */
+/* the kernel operations of the accumulators (GrAccum.gpu_op), by k */
 int
-gr_gpu_cuda_op(GrOp op, int32 k)
+gr_gpu_op_sum(int32 k)
 {
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			return GR_CUDA_SUM;
-		case GR_OP_MIN:
-			return GR_CUDA_MIN;
-		case GR_OP_MAX:
-			return GR_CUDA_MAX;
-		case GR_OP_TOPK:
-			if (k == 2)
-				return GR_CUDA_TOP2;
-			return gr_shared != NULL && k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
-	}
-	return -1;
+	return GR_CUDA_SUM;
+}
+
+int
+gr_gpu_op_min(int32 k)
+{
+	return GR_CUDA_MIN;
+}
+
+int
+gr_gpu_op_max(int32 k)
+{
+	return GR_CUDA_MAX;
+}
+
+/* top-2 in registers; a larger k sorts the batch, within the service's room */
+int
+gr_gpu_op_topk(int32 k)
+{
+	if (k == 2)
+		return GR_CUDA_TOP2;
+	return gr_shared != NULL && k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
 }
 
 /* The kernel operation for a state, or -1 if the GPU cannot do it. */
 static int
 cuda_op(GrState *st)
 {
-	return gr_gpu_cuda_op(st->op, st->partial.k);
+	const GrAccum *acc = gr_state_accum(st);
+
+	return acc->gpu_op == NULL ? -1 : acc->gpu_op(st->partial.k);
 }
 
 /* Whether the state's batches may go to the GPU at all. */
@@ -238,35 +247,20 @@ wait_slot(int i)
 }
 
 /*
- * The partial result of n values a GPU reduced for a state of op/type/k:
- * the integer sum, exact float sum, key or keys the kernel wrote.  keys
- * points into the result or the slot: the combine copies them.
+ * Fold the result of n values the GPU reduced with cuda_op into the state:
+ * the accumulator reads what the kernel wrote (keys in the result or in
+ * topk) into a partial result, which is combined like any other.
  */
 void
-gr_gpu_result_partial(GrOp op, GrType type, int32 k, int cuda_op,
-					  const GrCudaResult *r, int64 n, int64 *topk, GrPartial *p)
+gr_gpu_fold_result(GrState *st, int cuda_op, const GrCudaResult *r, int64 n,
+				   int64 *topk)
 {
-	memset(p, 0, sizeof(*p));
-	p->count = n;
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (GR_IS_FLOAT(type))
-				gr_partial_set_xsum(p, (GrXsum *) &r->xsum);
-			else
-				p->isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
-			break;
-		case GR_OP_MIN:
-		case GR_OP_MAX:
-			p->key = r->key[0];
-			break;
-		case GR_OP_TOPK:
-			p->k = k;
-			p->nkeys = r->nkeys;
-			p->keys = cuda_op == GR_CUDA_TOP2 ? (int64 *) r->key : topk;
-			break;
-	}
+	GrPartial	p;
+
+	memset(&p, 0, sizeof(p));
+	p.count = n;
+	gr_state_accum(st)->from_gpu(&p, r, cuda_op, topk);
+	gr_state_combine_partial(st, &p);
 }
 
 /*
@@ -309,11 +303,7 @@ fold_slot(GrState *st, int i, uint32 outcome)
 
 	if (outcome == GR_SLOT_DONE)
 	{
-		GrPartial	p;
-
-		gr_gpu_result_partial(st->op, st->type, st->partial.k, slot->op,
-							  &slot->result, slot->n, gr_slot_topk(i), &p);
-		gr_partial_combine(&st->partial, gr_state_mcxt(st), st->op, st->type, &p);
+		gr_gpu_fold_result(st, slot->op, &slot->result, slot->n, gr_slot_topk(i));
 		gr_stats.gpu_batches++;
 		gr_stats.gpu_rows += slot->n;
 		gr_stats.gpu_bytes += slot->n * gr_type_size(st->type);

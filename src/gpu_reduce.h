@@ -61,21 +61,12 @@ typedef enum GrType
  */
 #define GR_STORAGE_DATUM 0
 
-/* how a type's gpu_sum/gpu_avg add up (GrTypeInfo.sum) */
-typedef enum GrSumKind
-{
-	GR_SUM_NONE = 0,			/* no gpu_sum/gpu_avg for the type */
-	GR_SUM_INT,					/* a 128-bit integer sum (isum) */
-	GR_SUM_FLOAT,				/* the exact float accumulator */
-	GR_SUM_NUMERIC				/* a scaled 128-bit integer and an exact slow path */
-} GrSumKind;
-
-struct GrState;
-
 /*
  * One input type: everything the aggregates, the reducers, the serializer
  * and the bulk scan need to know of it.  Adding a type is one entry of
- * gr_types (types.c) and its lines of the install script's matrix.
+ * gr_types (types.c) and its lines of the install script's matrix; which
+ * accumulator each aggregate keeps for it follows from its value class
+ * (the kinds table, kinds.c).
  */
 typedef struct GrTypeInfo
 {
@@ -83,15 +74,13 @@ typedef struct GrTypeInfo
 	Oid			oid;			/* the SQL type */
 	uint8		width;			/* bytes of one batch value */
 	uint8		storage;		/* GrType (1..5) whose batch layout, keys and kernels it uses */
-	uint8		sum;			/* GrSumKind */
+	uint8		value_class;	/* GrValueClass (kinds.h) */
+	bool		arith;			/* has gpu_sum and gpu_avg (not the time types) */
 	uint8		qual_class;		/* bulk WHERE: a column compares with constants of its class */
 	int64		key_min;		/* range of its order keys (serialized states are checked) */
 	int64		key_max;
 	Datum		(*from_key) (int64 key);	/* an order key's value as a Datum */
-	Datum		(*sum_final) (struct GrState *st);	/* gpu_sum's result */
-	Datum		(*avg_final) (struct GrState *st);	/* gpu_avg's result */
-	Datum		(*order_final) (struct GrState *st);	/* min/max/top-k of a
-														 * GR_STORAGE_DATUM type */
+	Oid			sum_type;		/* gpu_sum's result type, as native sum()'s */
 } GrTypeInfo;
 
 extern const GrTypeInfo gr_types[GR_TYPE_LAST + 1];
@@ -191,9 +180,6 @@ gr_partial_set_xsum(GrPartial *p, GrXsum *x)
 /* Bytes of one value of the type. */
 #define GR_TYPE_WIDTH(type) (gr_types[(type)].width)
 
-/* Whether a type's values are floats (sums in the exact float accumulator). */
-#define GR_IS_FLOAT(type) (gr_types[(type)].storage >= GR_FLOAT4)
-
 /* Raw values waiting to be reduced, in the input type's own width. */
 typedef struct GrBatch
 {
@@ -227,8 +213,9 @@ typedef struct GrState
 {
 	GrStateExt *ext;			/* NULL until the state takes a buffer or slot */
 	int32		direct_left;	/* values to fold one by one before a buffer */
-	uint8		op;				/* GrOp */
+	uint8		op;				/* GrOp: its row of the kinds table */
 	uint8		type;			/* GrType */
+	uint8		acc;			/* GrAccId: the accumulator its kind keeps for its type */
 	GrPartial	partial;		/* last: only gr_partial_size() of it exists */
 } GrState;
 
@@ -277,12 +264,8 @@ extern int	gr_type_size(GrType type);
 extern GrType gr_type_of_oid(Oid typid);
 
 /* partial results (partial.c) */
-extern Size gr_partial_size(GrOp op, GrType type);
-extern void gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op,
-							GrType type, int32 k);
 extern void gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key);
-extern void gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
-							   GrType type, const GrPartial *src);
+extern void gr_state_combine_partial(GrState *st, const GrPartial *src);
 extern void gr_partial_widen(GrPartial *p, MemoryContext mcxt);
 extern GrXsum *gr_partial_xsum(GrPartial *p, GrXsum *tmp);
 extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
@@ -298,16 +281,7 @@ typedef struct GrNumericSlow
 
 extern void gr_numeric_add(GrState *st, Datum value);
 extern void gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n);
-extern void gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op,
-							   const GrPartial *src);
-extern Datum gr_numeric_sum_final(GrState *st);
-extern Datum gr_numeric_avg_final(GrState *st);
-extern Datum gr_numeric_order_final(GrState *st);
-extern int	gr_numeric_sorted(GrPartial *p, Datum **values);
-extern void gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value);
 extern Datum gr_numeric_parse(const char *s, int len);
-extern int	gr_numeric_max_scale(void);
-extern int	gr_numeric_cmp(Datum a, Datum b);
 
 /* the CPU reducer (cpu_reduce.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
@@ -318,11 +292,9 @@ extern bool gr_gpu_take_slot(GrState *st);
 extern void gr_gpu_submit(GrState *st);
 extern void gr_gpu_wait(GrState *st);
 extern void gr_gpu_release(GrState *st);
-extern int	gr_gpu_cuda_op(GrOp op, int32 k);
 struct GrCudaResult;
-extern void gr_gpu_result_partial(GrOp op, GrType type, int32 k, int cuda_op,
-								  const struct GrCudaResult *r, int64 n,
-								  int64 *topk, GrPartial *p);
+extern void gr_gpu_fold_result(GrState *st, int cuda_op, const struct GrCudaResult *r,
+							   int64 n, int64 *topk);
 /* page jobs of the bulk scan's page path (page_path.c) */
 extern const char *gr_gpu_pages_unavailable(void);
 extern int	gr_gpu_take_job_slot(void);

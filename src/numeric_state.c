@@ -25,9 +25,10 @@
  * values of different display scales (1.5 and 1.50) are ordered by scale,
  * so the value returned does not depend on row order.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 
 #include "catalog/pg_type.h"
+#include "libpq/pqformat.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/numeric.h"
@@ -522,65 +523,78 @@ heap_sift_down(Datum *heap, int32 n, int32 i)
 }
 
 /*
- * Offer a numeric (in any varlena form) to a min, max or top-k partial
- * result; it is detoasted and copied into mcxt only if kept.
+ * Offer a numeric (in any varlena form) to a min (want_max false) or max
+ * partial result; it is detoasted and copied into mcxt only if kept.
  */
-void
-gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
+static pg_attribute_always_inline void
+best_push(GrPartial *p, MemoryContext mcxt, Datum value, bool want_max)
 {
-	switch (op)
+	GrNumHead	r;
+	int			c;
+
+	num_raw_datum(value, &r);
+	if (p->nbest != (Datum) 0)
 	{
-		case GR_OP_MIN:
-		case GR_OP_MAX:
-			{
-				GrNumHead	r;
-				int			c;
-
-				num_raw_datum(value, &r);
-				if (p->nbest != (Datum) 0)
-				{
-					c = num_raw_cmp(&r, &p->nbest_head);
-					if (op == GR_OP_MIN ? c >= 0 : c <= 0)
-						break;
-				}
-				take_best(p, mcxt, value);
-				break;
-			}
-		case GR_OP_TOPK:
-			/* read once, not at every comparison of the heap */
-			value = PointerGetDatum(pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)));
-			if (p->nkeys < p->k)
-			{
-				int32		i;
-
-				if (p->nkeys == p->keys_cap)
-				{
-					int32		cap = Min(Max(p->keys_cap * 2, 16), p->k);
-
-					p->nheap = p->nheap == NULL
-						? MemoryContextAlloc(mcxt, sizeof(Datum) * cap)
-						: repalloc(p->nheap, sizeof(Datum) * cap);
-					p->keys_cap = cap;
-				}
-				value = num_copy(mcxt, value);
-				i = p->nkeys++;
-				while (i > 0 && num_cmp(p->nheap[(i - 1) / 2], value) > 0)
-				{
-					p->nheap[i] = p->nheap[(i - 1) / 2];
-					i = (i - 1) / 2;
-				}
-				p->nheap[i] = value;
-			}
-			else if (num_cmp(value, p->nheap[0]) > 0)
-			{
-				pfree(DatumGetPointer(p->nheap[0]));
-				p->nheap[0] = num_copy(mcxt, value);
-				heap_sift_down(p->nheap, p->nkeys, 0);
-			}
-			break;
-		default:
-			elog(ERROR, "gpu_reduce: numeric push for operation %d", (int) op);
+		c = num_raw_cmp(&r, &p->nbest_head);
+		if (want_max ? c <= 0 : c >= 0)
+			return;
 	}
+	take_best(p, mcxt, value);
+}
+
+/* the numeric accumulators' folds of one value (GrAccum.fold_datum) */
+void
+gr_num_min_fold(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	best_push(p, mcxt, value, false);
+}
+
+void
+gr_num_max_fold(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	best_push(p, mcxt, value, true);
+}
+
+/* Offer a numeric to a top-k heap; detoasted once, copied only if kept. */
+void
+gr_num_topk_fold(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	/* read once, not at every comparison of the heap */
+	value = PointerGetDatum(pg_detoast_datum_packed((struct varlena *) DatumGetPointer(value)));
+	if (p->nkeys < p->k)
+	{
+		int32		i;
+
+		if (p->nkeys == p->keys_cap)
+		{
+			int32		cap = Min(Max(p->keys_cap * 2, 16), p->k);
+
+			p->nheap = p->nheap == NULL
+				? MemoryContextAlloc(mcxt, sizeof(Datum) * cap)
+				: repalloc(p->nheap, sizeof(Datum) * cap);
+			p->keys_cap = cap;
+		}
+		value = num_copy(mcxt, value);
+		i = p->nkeys++;
+		while (i > 0 && num_cmp(p->nheap[(i - 1) / 2], value) > 0)
+		{
+			p->nheap[i] = p->nheap[(i - 1) / 2];
+			i = (i - 1) / 2;
+		}
+		p->nheap[i] = value;
+	}
+	else if (num_cmp(value, p->nheap[0]) > 0)
+	{
+		pfree(DatumGetPointer(p->nheap[0]));
+		p->nheap[0] = num_copy(mcxt, value);
+		heap_sift_down(p->nheap, p->nkeys, 0);
+	}
+}
+
+void
+gr_num_sum_fold(GrPartial *p, MemoryContext mcxt, Datum value)
+{
+	sum_add(p, mcxt, value);
 }
 
 /*
@@ -594,16 +608,6 @@ gr_numeric_push(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
 static MemoryContext scratch = NULL;
 static int	scratch_rows = 0;
 
-/* One value's work for the state's op, in the scratch context. */
-static pg_attribute_always_inline void
-fold_value(GrPartial *p, MemoryContext mcxt, GrOp op, Datum value)
-{
-	if (op == GR_OP_SUM || op == GR_OP_AVG)
-		sum_add(p, mcxt, value);
-	else
-		gr_numeric_push(p, mcxt, op, value);
-}
-
 /*
  * Fold n non-NULL numerics (any varlena form, in a page or not) into the
  * state: one switch into the scratch context for all of them, which is
@@ -615,7 +619,8 @@ fold_values(GrState *st, const Datum *values, int32 n)
 	GrPartial  *p = &st->partial;
 	MemoryContext mcxt = gr_state_mcxt(st);
 	MemoryContext old;
-	GrOp		op = st->op;
+	void		(*fold) (GrPartial *p, MemoryContext mcxt, Datum value) =
+		gr_state_accum(st)->fold_datum;
 
 	init_pow10();
 	if (scratch == NULL)
@@ -623,7 +628,7 @@ fold_values(GrState *st, const Datum *values, int32 n)
 										ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(scratch);
 	for (int32 i = 0; i < n; i++)
-		fold_value(p, mcxt, op, values[i]);
+		fold(p, mcxt, values[i]);
 	MemoryContextSwitchTo(old);
 	scratch_rows += n;
 	if (scratch_rows >= GR_NUMERIC_SCRATCH_ROWS)
@@ -654,47 +659,51 @@ gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
 		fold_values(st, (const Datum *) addrs, n);
 }
 
-/* dst += src for numeric partial results of op (counts already added). */
+/* dst += src for the numeric accumulators (counts already added) */
 void
-gr_numeric_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, const GrPartial *src)
+gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
 {
+	int			scale = Max(dst->nscale, src->nscale);
+	int128		x;
+
 	init_pow10();
-	switch (op)
+	if (scale > dst->nscale)
+		rescale(dst, mcxt, scale);
+	if (!__builtin_mul_overflow(src->nsum, pow10_128[scale - src->nscale], &x))
+		fast_add(dst, mcxt, x);
+	else
+		slow_add(dst, mcxt, scaled_to_numeric(src->nsum, src->nscale));
+	if (src->nslow != NULL)
 	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			{
-				int			scale = Max(dst->nscale, src->nscale);
-				int128		x;
+		GrNumericSlow *slow = slow_of(dst, mcxt);
 
-				if (scale > dst->nscale)
-					rescale(dst, mcxt, scale);
-				if (!__builtin_mul_overflow(src->nsum, pow10_128[scale - src->nscale], &x))
-					fast_add(dst, mcxt, x);
-				else
-					slow_add(dst, mcxt, scaled_to_numeric(src->nsum, src->nscale));
-				if (src->nslow != NULL)
-				{
-					GrNumericSlow *slow = slow_of(dst, mcxt);
-
-					slow->nan += src->nslow->nan;
-					slow->pinf += src->nslow->pinf;
-					slow->ninf += src->nslow->ninf;
-					if (src->nslow->sum != (Datum) 0)
-						slow_add(dst, mcxt, src->nslow->sum);
-				}
-				break;
-			}
-		case GR_OP_MIN:
-		case GR_OP_MAX:
-			if (src->nbest != (Datum) 0)
-				gr_numeric_push(dst, mcxt, op, src->nbest);
-			break;
-		case GR_OP_TOPK:
-			for (int32 i = 0; i < src->nkeys; i++)
-				gr_numeric_push(dst, mcxt, op, src->nheap[i]);
-			break;
+		slow->nan += src->nslow->nan;
+		slow->pinf += src->nslow->pinf;
+		slow->ninf += src->nslow->ninf;
+		if (src->nslow->sum != (Datum) 0)
+			slow_add(dst, mcxt, src->nslow->sum);
 	}
+}
+
+void
+gr_num_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	if (src->nbest != (Datum) 0)
+		best_push(dst, mcxt, src->nbest, false);
+}
+
+void
+gr_num_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	if (src->nbest != (Datum) 0)
+		best_push(dst, mcxt, src->nbest, true);
+}
+
+void
+gr_num_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	for (int32 i = 0; i < src->nkeys; i++)
+		gr_num_topk_fold(dst, mcxt, src->nheap[i]);
 }
 
 /* NaN or an infinity if the inputs make the sum one, else 0. */
@@ -762,8 +771,8 @@ num_cmp_desc(const void *a, const void *b)
 }
 
 /* The top-k values, largest first, in a palloc'd array (pointers into the heap). */
-int
-gr_numeric_sorted(GrPartial *p, Datum **values)
+static int
+numeric_sorted(GrPartial *p, Datum **values)
 {
 	Datum	   *sorted = palloc(sizeof(Datum) * Max(p->nkeys, 1));
 
@@ -773,17 +782,20 @@ gr_numeric_sorted(GrPartial *p, Datum **values)
 	return p->nkeys;
 }
 
-/* gpu_min/gpu_max (the kept value) and gpu_top2/gpu_topk (an array) of numeric. */
+/* gpu_min/gpu_max of numeric: the kept value. */
 Datum
-gr_numeric_order_final(GrState *st)
+gr_numeric_best_final(GrState *st)
 {
-	GrPartial  *p = &st->partial;
-	Datum	   *values;
-	int			n;
+	return num_copy(CurrentMemoryContext, st->partial.nbest);
+}
 
-	if (st->op != GR_OP_TOPK)
-		return num_copy(CurrentMemoryContext, p->nbest);
-	n = gr_numeric_sorted(p, &values);
+/* gpu_top2/gpu_topk of numeric: an array, largest first. */
+Datum
+gr_numeric_array_final(GrState *st)
+{
+	Datum	   *values;
+	int			n = numeric_sorted(&st->partial, &values);
+
 	return PointerGetDatum(construct_array(values, n, NUMERICOID, -1, false, TYPALIGN_INT));
 }
 
@@ -820,16 +832,110 @@ gr_numeric_parse(const char *s, int len)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
-/* The display scale limit of the fast path, for the deserializer's checks. */
-int
-gr_numeric_max_scale(void)
+/*
+ * Serialized fields (serial.c writes the common header; the layout is
+ * listed there).  Every reader checks what it reads.
+ */
+void
+gr_num_sum_send(StringInfo buf, GrState *st)
 {
-	return GR_NUMERIC_MAX_SCALE;
+	GrPartial  *p = &st->partial;
+
+	pq_sendint64(buf, (int64) (p->nsum >> 64));
+	pq_sendint64(buf, (int64) (uint64) p->nsum);
+	pq_sendint32(buf, p->nscale);
+	pq_sendint64(buf, p->nslow ? p->nslow->nan : 0);
+	pq_sendint64(buf, p->nslow ? p->nslow->pinf : 0);
+	pq_sendint64(buf, p->nslow ? p->nslow->ninf : 0);
+	gr_send_numeric(buf, p->nslow ? p->nslow->sum : (Datum) 0);
 }
 
-/* The largest value of the top-k heap is no greater than prev (descending order check). */
-int
-gr_numeric_cmp(Datum a, Datum b)
+void
+gr_num_sum_recv(GrReader *r, GrState *st)
 {
-	return num_cmp(a, b);
+	GrPartial  *p = &st->partial;
+	uint64		hi = gr_read_uint(r, 8);
+	uint64		lo = gr_read_uint(r, 8);
+	int32		scale = (int32) gr_read_uint(r, 4);
+	int64		nan = (int64) gr_read_uint(r, 8);
+	int64		pinf = (int64) gr_read_uint(r, 8);
+	int64		ninf = (int64) gr_read_uint(r, 8);
+	Datum		sum = gr_read_numeric(r, true);
+
+	if (scale < 0 || scale > GR_NUMERIC_MAX_SCALE)
+		gr_malformed("numeric scale out of range");
+	if (nan < 0 || pinf < 0 || ninf < 0 ||
+		nan > p->count || pinf > p->count || ninf > p->count)
+		gr_malformed("special value counts out of range");
+	if (sum != (Datum) 0 &&
+		(numeric_is_nan(DatumGetNumeric(sum)) || numeric_is_inf(DatumGetNumeric(sum))))
+		gr_malformed("numeric sum not finite");
+	p->nsum = (int128) (((uint128) hi << 64) | lo);
+	p->nscale = scale;
+	if (nan || pinf || ninf || sum != (Datum) 0)
+	{
+		p->nslow = palloc0(sizeof(GrNumericSlow));
+		p->nslow->nan = nan;
+		p->nslow->pinf = pinf;
+		p->nslow->ninf = ninf;
+		p->nslow->sum = sum;
+	}
+}
+
+void
+gr_num_best_send(StringInfo buf, GrState *st)
+{
+	gr_send_numeric(buf, st->partial.nbest);
+}
+
+/* A min or max state's value: none only for an empty state. */
+static void
+best_recv(GrReader *r, GrState *st, bool want_max)
+{
+	Datum		v = gr_read_numeric(r, st->partial.count == 0);
+
+	if (v != (Datum) 0)
+		best_push(&st->partial, CurrentMemoryContext, v, want_max);
+}
+
+void
+gr_num_min_recv(GrReader *r, GrState *st)
+{
+	best_recv(r, st, false);
+}
+
+void
+gr_num_max_recv(GrReader *r, GrState *st)
+{
+	best_recv(r, st, true);
+}
+
+void
+gr_num_topk_send(StringInfo buf, GrState *st)
+{
+	Datum	   *values;
+	int			n = numeric_sorted(&st->partial, &values);
+
+	pq_sendint32(buf, st->partial.k);
+	pq_sendint32(buf, n);
+	for (int i = 0; i < n; i++)
+		gr_send_numeric(buf, values[i]);
+}
+
+void
+gr_num_topk_recv(GrReader *r, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	int32		n = gr_topk_recv_head(r, p);
+	Datum		prev = (Datum) 0;
+
+	for (int32 i = 0; i < n; i++)
+	{
+		Datum		v = gr_read_numeric(r, false);
+
+		if (i > 0 && num_cmp(v, prev) > 0)
+			gr_malformed("top-k values not in descending order");
+		prev = v;
+		gr_num_topk_fold(p, CurrentMemoryContext, v);
+	}
 }

@@ -84,7 +84,7 @@ layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
 {
 	for (int o = 0; o < nouts; o++)
 	{
-		bool		keys = gr_gpu_cuda_op(outs[o].op, outs[o].k) == GR_CUDA_TOPK;
+		bool		keys = gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k) == GR_CUDA_TOPK;
 
 		if (job != NULL)
 		{
@@ -146,7 +146,7 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	if (pages < GR_PAGE_MIN_JOB_PAGES)
 		return "gpu_reduce.page_pins or shared_buffers is too small";
 	for (int o = 0; o < nouts; o++)
-		if (gr_gpu_cuda_op(outs[o].op, outs[o].k) < 0)
+		if (gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k) < 0)
 			return "an aggregate the GPU cannot reduce";
 	if (job_bytes(d, outs, nouts, pages, &prefix, &in) > (Size) gr_shared->slot_bytes)
 		return "a job does not fit in a slot (gpu_reduce.slot_size)";
@@ -206,7 +206,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		GrPageOut  *out = &job->outs[o];
 
 		out->col = outs[o].col;
-		out->op = gr_gpu_cuda_op(outs[o].op, outs[o].k);
+		out->op = gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k);
 		out->type = gr_type_info(outs[o].type)->storage;	/* the kernels' type */
 		out->k = outs[o].k;
 	}

@@ -3,72 +3,49 @@
  *	  Partial results: creating them, adding top-k keys, and combining two of
  *	  them.
  *
- * Every reducer's output ends up here: the CPU reducer folds values into a
- * partial result, a GPU batch comes back as a partial result that is
- * combined, and parallel workers' states are combined the same way.  Every
+ * The accumulators of fixed-width values (kinds.h): 128-bit integer sums,
+ * exact float sums, min/max order keys and the top-k heap of keys, with
+ * their initial values, combine functions, serialized fields and GPU
+ * results.  Every reducer's output ends up here: the CPU reducer folds
+ * values into a partial result, a GPU batch comes back as a partial result
+ * that is combined, and parallel workers' states are combined the same way.  Every
  * field combines associatively and commutatively and exactly (integer sums
  * in 128 bits, float sums in the exact accumulator, min/max/top-k on order
  * keys), so the grouping of values into batches cannot change the answer.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 
-/* Bytes of a GrPartial that op on type uses. */
-Size
-gr_partial_size(GrOp op, GrType type)
+#include "libpq/pqformat.h"
+#include "gr_cuda.h"
+
+/* empty partial results (the rest of the used size is zero) */
+void
+gr_isum_init(GrPartial *p, int32 k)
 {
-	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
-	{
-		if (op == GR_OP_SUM || op == GR_OP_AVG)
-			return offsetof(GrPartial, nslow) + sizeof(GrNumericSlow *);
-		if (op == GR_OP_MIN || op == GR_OP_MAX)
-			return offsetof(GrPartial, nbest_head) + sizeof(GrNumHead);
-		return sizeof(GrPartial);
-	}
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (!GR_IS_FLOAT(type))
-				return offsetof(GrPartial, isum) + sizeof(int128);
-			break;
-		case GR_OP_MIN:
-		case GR_OP_MAX:
-			return offsetof(GrPartial, key) + sizeof(int64);
-		case GR_OP_TOPK:
-			break;
-	}
-	return sizeof(GrPartial);
 }
 
-/* Set up an empty partial result for op on type (gr_partial_size of it). */
 void
-gr_partial_init(GrPartial *p, MemoryContext mcxt, GrOp op, GrType type, int32 k)
+gr_xsum_acc_init(GrPartial *p, int32 k)
 {
-	memset(p, 0, gr_partial_size(op, type));
-	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
-	{
-		/* numeric: empty is all zeros */
-		if (op == GR_OP_TOPK)
-			p->k = k;
-		return;
-	}
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (GR_IS_FLOAT(type))
-				gr_xsmall_init(&p->small);
-			break;
-		case GR_OP_MIN:
-			p->key = PG_INT64_MAX;
-			break;
-		case GR_OP_MAX:
-			p->key = PG_INT64_MIN;
-			break;
-		case GR_OP_TOPK:
-			p->k = k;
-			break;
-	}
+	gr_xsmall_init(&p->small);
+}
+
+void
+gr_key_min_init(GrPartial *p, int32 k)
+{
+	p->key = PG_INT64_MAX;
+}
+
+void
+gr_key_max_init(GrPartial *p, int32 k)
+{
+	p->key = PG_INT64_MIN;
+}
+
+void
+gr_topk_init(GrPartial *p, int32 k)
+{
+	p->k = k;
 }
 
 /*
@@ -150,49 +127,57 @@ gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key)
 	}
 }
 
-/* dst += src, for partial results of the same op and type. */
+/*
+ * st's partial result += src, for a src of the same kind and type: a GPU
+ * result, a worker's state, another group's.
+ */
 void
-gr_partial_combine(GrPartial *dst, MemoryContext mcxt, GrOp op, GrType type,
-				   const GrPartial *src)
+gr_state_combine_partial(GrState *st, const GrPartial *src)
 {
 	if (src->count == 0)
 		return;
-	dst->count += src->count;
-	if (gr_type_info(type)->storage == GR_STORAGE_DATUM)
-	{
-		gr_numeric_combine(dst, mcxt, op, src);
+	st->partial.count += src->count;
+	gr_state_accum(st)->combine(&st->partial, gr_state_mcxt(st), src);
+}
+
+/* dst += src for each accumulator (counts already added) */
+void
+gr_isum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	dst->isum += src->isum;
+}
+
+void
+gr_xsum_acc_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	if (!gr_partial_is_wide(dst) && !gr_partial_is_wide(src) &&
+		gr_xsmall_merge(&dst->small, &src->small))
 		return;
-	}
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (!GR_IS_FLOAT(type))
-				dst->isum += src->isum;
-			else if (!gr_partial_is_wide(dst) && !gr_partial_is_wide(src) &&
-					 gr_xsmall_merge(&dst->small, &src->small))
-				break;
-			else
-			{
-				if (!gr_partial_is_wide(dst))
-					gr_partial_widen(dst, mcxt);
-				if (gr_partial_is_wide(src))
-					gr_xsum_merge(dst->xsum, src->xsum);
-				else
-					gr_xsmall_to_xsum(&src->small, dst->xsum);
-			}
-			break;
-		case GR_OP_MIN:
-			dst->key = Min(dst->key, src->key);
-			break;
-		case GR_OP_MAX:
-			dst->key = Max(dst->key, src->key);
-			break;
-		case GR_OP_TOPK:
-			for (int32 i = 0; i < src->nkeys; i++)
-				gr_partial_topk_push(dst, mcxt, src->keys[i]);
-			break;
-	}
+	if (!gr_partial_is_wide(dst))
+		gr_partial_widen(dst, mcxt);
+	if (gr_partial_is_wide(src))
+		gr_xsum_merge(dst->xsum, src->xsum);
+	else
+		gr_xsmall_to_xsum(&src->small, dst->xsum);
+}
+
+void
+gr_key_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	dst->key = Min(dst->key, src->key);
+}
+
+void
+gr_key_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	dst->key = Max(dst->key, src->key);
+}
+
+void
+gr_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
+{
+	for (int32 i = 0; i < src->nkeys; i++)
+		gr_partial_topk_push(dst, mcxt, src->keys[i]);
 }
 
 /* qsort comparator: descending keys */
@@ -215,4 +200,178 @@ gr_partial_sorted_keys(GrPartial *p, int64 **keys)
 	qsort(sorted, p->nkeys, sizeof(int64), key_cmp_desc);
 	*keys = sorted;
 	return p->nkeys;
+}
+
+/*
+ * Serialized fields (serial.c writes the common header; the layout is
+ * listed there).  Every reader checks what it reads.
+ */
+void
+gr_isum_send(StringInfo buf, GrState *st)
+{
+	pq_sendint64(buf, (int64) (st->partial.isum >> 64));
+	pq_sendint64(buf, (int64) (uint64) st->partial.isum);
+}
+
+void
+gr_isum_recv(GrReader *r, GrState *st)
+{
+	uint64		hi = gr_read_uint(r, 8);
+	uint64		lo = gr_read_uint(r, 8);
+
+	st->partial.isum = (int128) (((uint128) hi << 64) | lo);
+}
+
+void
+gr_xsum_acc_send(StringInfo buf, GrState *st)
+{
+	GrXsum		tmp;
+	GrXsum	   *x = gr_partial_xsum(&st->partial, &tmp);
+	int			first = 0;
+	int			last = GR_XSUM_LIMBS - 1;
+
+	gr_xsum_normalize(x);
+	while (first <= last && x->limb[first] == 0)
+		first++;
+	while (last >= first && x->limb[last] == 0)
+		last--;
+	pq_sendint64(buf, x->nan);
+	pq_sendint64(buf, x->pinf);
+	pq_sendint64(buf, x->ninf);
+	pq_sendint64(buf, x->negzero);
+	pq_sendint16(buf, first > last ? 0 : first);
+	pq_sendint16(buf, last - first + 1);
+	for (int i = first; i <= last; i++)
+		pq_sendint64(buf, x->limb[i]);
+}
+
+void
+gr_xsum_acc_recv(GrReader *r, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	GrXsum		full;
+	GrXsum	   *x = &full;
+	int			first,
+				nlimbs;
+
+	gr_xsum_init(x);
+	x->nan = (int64) gr_read_uint(r, 8);
+	x->pinf = (int64) gr_read_uint(r, 8);
+	x->ninf = (int64) gr_read_uint(r, 8);
+	x->negzero = (int64) gr_read_uint(r, 8);
+	if (x->nan < 0 || x->pinf < 0 || x->ninf < 0 || x->negzero < 0 ||
+		x->nan > p->count || x->pinf > p->count ||
+		x->ninf > p->count || x->negzero > p->count)
+		gr_malformed("special value counts out of range");
+	first = (int) gr_read_uint(r, 2);
+	nlimbs = (int) gr_read_uint(r, 2);
+	if (first + nlimbs > GR_XSUM_LIMBS)
+		gr_malformed("accumulator limbs out of range");
+	for (int i = first; i < first + nlimbs; i++)
+	{
+		int64		limb = (int64) gr_read_uint(r, 8);
+
+		/* normalized: digits in [0, 2^32), a signed top limb */
+		if (i < GR_XSUM_LIMBS - 1 ? (limb < 0 || limb > PG_UINT32_MAX)
+			: (limb < -(INT64CONST(1) << 61) || limb > (INT64CONST(1) << 61)))
+			gr_malformed("accumulator limb out of range");
+		x->limb[i] = limb;
+	}
+	/* kept small when it fits, as the state was before serializing */
+	if (!gr_xsmall_from_xsum(&p->small, x))
+	{
+		gr_partial_set_xsum(p, MemoryContextAlloc(CurrentMemoryContext, sizeof(GrXsum)));
+		*p->xsum = full;
+	}
+}
+
+void
+gr_key_send(StringInfo buf, GrState *st)
+{
+	pq_sendint64(buf, st->partial.key);
+}
+
+void
+gr_key_recv(GrReader *r, GrState *st)
+{
+	st->partial.key = (int64) gr_read_uint(r, 8);
+	if (!gr_key_in_range(st->type, st->partial.key))
+		gr_malformed("value out of range for its type");
+}
+
+void
+gr_topk_send(StringInfo buf, GrState *st)
+{
+	int64	   *keys;
+	int			n = gr_partial_sorted_keys(&st->partial, &keys);
+
+	pq_sendint32(buf, st->partial.k);
+	pq_sendint32(buf, n);
+	for (int i = 0; i < n; i++)
+		pq_sendint64(buf, keys[i]);
+}
+
+/* top-k's k and count, checked; the heap is empty and takes k */
+int32
+gr_topk_recv_head(GrReader *r, GrPartial *p)
+{
+	int32		k = (int32) gr_read_uint(r, 4);
+	int32		n = (int32) gr_read_uint(r, 4);
+
+	if (!gr_k_in_range(k))
+		gr_malformed("k out of range");
+	if (n != Min(p->count, (int64) k))
+		gr_malformed("number of top-k values does not match the count");
+	p->k = k;
+	return n;
+}
+
+void
+gr_topk_recv(GrReader *r, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	int32		n = gr_topk_recv_head(r, p);
+	int64		prev = 0;
+
+	for (int32 i = 0; i < n; i++)
+	{
+		int64		key = (int64) gr_read_uint(r, 8);
+
+		if (!gr_key_in_range(st->type, key))
+			gr_malformed("value out of range for its type");
+		if (i > 0 && key > prev)
+			gr_malformed("top-k values not in descending order");
+		prev = key;
+		gr_partial_topk_push(p, CurrentMemoryContext, key);
+	}
+}
+
+/*
+ * A kernel's result as a partial result (count and k set by the caller):
+ * the integer sum, exact float sum, key or keys it wrote.  keys point into
+ * the result or the slot: the combine copies them.
+ */
+void
+gr_isum_from_gpu(GrPartial *p, const GrCudaResult *r, int cuda_op, int64 *topk)
+{
+	p->isum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
+}
+
+void
+gr_xsum_acc_from_gpu(GrPartial *p, const GrCudaResult *r, int cuda_op, int64 *topk)
+{
+	gr_partial_set_xsum(p, (GrXsum *) &r->xsum);
+}
+
+void
+gr_key_from_gpu(GrPartial *p, const GrCudaResult *r, int cuda_op, int64 *topk)
+{
+	p->key = r->key[0];
+}
+
+void
+gr_topk_from_gpu(GrPartial *p, const GrCudaResult *r, int cuda_op, int64 *topk)
+{
+	p->nkeys = r->nkeys;
+	p->keys = cuda_op == GR_CUDA_TOP2 ? (int64 *) r->key : topk;
 }

@@ -4,15 +4,16 @@
  *
  * An entry says how wide a batch value is, which storage kind (one of the
  * five native types the CPU loops and the GPU kernels are compiled for) its
- * values and order keys take, how its sums add up, the range of its order
- * keys, how a key becomes a Datum again, and how gpu_sum and gpu_avg build
- * their results.  Nothing else in the module switches on the input type:
+ * values and order keys take, its value class (which accumulators the kinds
+ * table gives its aggregates), whether it has sums, the range of its order
+ * keys, how a key becomes a Datum again, and gpu_sum's result type.  The
+ * finals of the integer and float classes are here too.  Nothing else in the module switches on the input type:
  * adding a type whose values are 2-, 4- or 8-byte integers or floats inside
  * is one entry here plus its line of the install script's matrix
  * (sqlgen/matrix.txt); a variable-length type (numeric) also needs its
  * own state code (numeric_state.c), named by the entry.
  */
-#include "gpu_reduce.h"
+#include "kinds.h"
 
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
@@ -71,12 +72,17 @@ rounded_float_sum(GrPartial *p, bool single)
 	return f;
 }
 
-/* gpu_sum of smallint and integer: bigint, with int8's overflow error. */
-static Datum
-sum_to_bigint(GrState *st)
+/*
+ * gpu_sum of an integer type: as native sum(), bigint for smallint and
+ * integer (with int8's overflow error), numeric for bigint.
+ */
+Datum
+gr_final_sum_int(GrState *st)
 {
 	int128		sum = st->partial.isum;
 
+	if (gr_type_info(st->type)->sum_type == NUMERICOID)
+		return NumericGetDatum(int128_to_numeric(sum));
 	if (sum < PG_INT64_MIN || sum > PG_INT64_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -84,39 +90,27 @@ sum_to_bigint(GrState *st)
 	return Int64GetDatum((int64) sum);
 }
 
-/* gpu_sum of bigint: numeric. */
-static Datum
-sum_to_numeric(GrState *st)
-{
-	return NumericGetDatum(int128_to_numeric(st->partial.isum));
-}
-
 /* gpu_avg of an integer type: numeric, as numeric.c's int8_avg builds it. */
-static Datum
-avg_to_numeric(GrState *st)
+Datum
+gr_final_avg_int(GrState *st)
 {
 	return DirectFunctionCall2(numeric_div,
 							   NumericGetDatum(int128_to_numeric(st->partial.isum)),
 							   NumericGetDatum(int64_to_numeric(st->partial.count)));
 }
 
-/* gpu_sum of real: the exact sum rounded once to real. */
-static Datum
-sum_to_float4(GrState *st)
+/* gpu_sum of a float type: the exact sum rounded once to the input type. */
+Datum
+gr_final_sum_float(GrState *st)
 {
-	return Float4GetDatum((float4) rounded_float_sum(&st->partial, true));
-}
-
-/* gpu_sum of double precision: the exact sum rounded once. */
-static Datum
-sum_to_float8(GrState *st)
-{
+	if (gr_type_info(st->type)->sum_type == FLOAT4OID)
+		return Float4GetDatum((float4) rounded_float_sum(&st->partial, true));
 	return Float8GetDatum(rounded_float_sum(&st->partial, false));
 }
 
 /* gpu_avg of a float type: the rounded exact sum over the count. */
-static Datum
-avg_to_float8(GrState *st)
+Datum
+gr_final_avg_float(GrState *st)
 {
 	return Float8GetDatum(rounded_float_sum(&st->partial, false) /
 						  (float8) st->partial.count);
@@ -165,36 +159,43 @@ float8_from_key(int64 key)
 #define FLOAT4_KEY_MIN ((int64) PG_INT32_MIN)
 #define FLOAT4_KEY_MAX ((int64) PG_INT32_MAX)
 
+#define INT GR_CLASS_INT
+#define FLOAT GR_CLASS_FLOAT
+
 const GrTypeInfo gr_types[GR_TYPE_LAST + 1] = {
-	[GR_INT2] = {"int2", INT2OID, 2, GR_INT2, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT16_MIN, PG_INT16_MAX, int2_from_key, sum_to_bigint, avg_to_numeric, NULL},
-	[GR_INT4] = {"int4", INT4OID, 4, GR_INT4, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, sum_to_bigint, avg_to_numeric, NULL},
-	[GR_INT8] = {"int8", INT8OID, 8, GR_INT8, GR_SUM_INT, QUAL_INTEGER,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, sum_to_numeric, avg_to_numeric, NULL},
-	[GR_FLOAT4] = {"float4", FLOAT4OID, 4, GR_FLOAT4, GR_SUM_FLOAT, QUAL_FLOAT,
-		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, sum_to_float4, avg_to_float8, NULL},
-	[GR_FLOAT8] = {"float8", FLOAT8OID, 8, GR_FLOAT8, GR_SUM_FLOAT, QUAL_FLOAT,
-		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, sum_to_float8, avg_to_float8, NULL},
+	[GR_INT2] = {"int2", INT2OID, 2, GR_INT2, INT, true, QUAL_INTEGER,
+		PG_INT16_MIN, PG_INT16_MAX, int2_from_key, INT8OID},
+	[GR_INT4] = {"int4", INT4OID, 4, GR_INT4, INT, true, QUAL_INTEGER,
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, INT8OID},
+	[GR_INT8] = {"int8", INT8OID, 8, GR_INT8, INT, true, QUAL_INTEGER,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NUMERICOID},
+	[GR_FLOAT4] = {"float4", FLOAT4OID, 4, GR_FLOAT4, FLOAT, true, QUAL_FLOAT,
+		FLOAT4_KEY_MIN, FLOAT4_KEY_MAX, float4_from_key, FLOAT4OID},
+	[GR_FLOAT8] = {"float8", FLOAT8OID, 8, GR_FLOAT8, FLOAT, true, QUAL_FLOAT,
+		PG_INT64_MIN, PG_INT64_MAX, float8_from_key, FLOAT8OID},
 
 	/*
 	 * The time types are integers inside, and PostgreSQL orders them, their
-	 * -infinity and infinity (the integer range's ends) included, as integers.
+	 * -infinity and infinity (the integer range's ends) included, as
+	 * integers.  They have no sum.
 	 */
-	[GR_DATE] = {"date", DATEOID, 4, GR_INT4, GR_SUM_NONE, QUAL_DATE,
-		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, NULL, NULL, NULL},
-	[GR_TIMESTAMP] = {"timestamp", TIMESTAMPOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMP,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
-	[GR_TIMESTAMPTZ] = {"timestamptz", TIMESTAMPTZOID, 8, GR_INT8, GR_SUM_NONE, QUAL_TIMESTAMPTZ,
-		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, NULL, NULL, NULL},
+	[GR_DATE] = {"date", DATEOID, 4, GR_INT4, INT, false, QUAL_DATE,
+		PG_INT32_MIN, PG_INT32_MAX, int4_from_key, InvalidOid},
+	[GR_TIMESTAMP] = {"timestamp", TIMESTAMPOID, 8, GR_INT8, INT, false, QUAL_TIMESTAMP,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, InvalidOid},
+	[GR_TIMESTAMPTZ] = {"timestamptz", TIMESTAMPTZOID, 8, GR_INT8, INT, false, QUAL_TIMESTAMPTZ,
+		PG_INT64_MIN, PG_INT64_MAX, int8_from_key, InvalidOid},
 
 	/*
 	 * numeric is variable-length: no batch values, no order keys; its
-	 * states are numeric_state.c's.
+	 * accumulators are numeric_state.c's.
 	 */
-	[GR_NUMERIC] = {"numeric", NUMERICOID, 0, GR_STORAGE_DATUM, GR_SUM_NUMERIC, QUAL_NONE,
-		0, 0, NULL, gr_numeric_sum_final, gr_numeric_avg_final, gr_numeric_order_final},
+	[GR_NUMERIC] = {"numeric", NUMERICOID, 0, GR_STORAGE_DATUM, GR_CLASS_NUMERIC, true, QUAL_NONE,
+		0, 0, NULL, NUMERICOID},
 };
+
+#undef INT
+#undef FLOAT
 
 /* Size in bytes of one batch value of the type. */
 int

@@ -1,0 +1,164 @@
+/*
+ * kinds.c
+ *	  The table of aggregate kinds and the table of accumulators.
+ *
+ * Every decision that differs between aggregates is read from here: which
+ * accumulator a state keeps (by its kind and its type's value class), its
+ * size, how it starts, folds a CPU batch, combines, serializes, which
+ * kernel reduces its batches and how the kernel's result becomes a partial
+ * result, and the final function that builds the SQL value.  To add an
+ * aggregate: its accumulator's functions (if no existing one fits), one row
+ * of gr_kinds, and its lines of sqlgen/matrix.txt.
+ */
+#include "kinds.h"
+
+/* Bytes of a GrPartial up to and including a field. */
+#define UPTO(field, type) (offsetof(GrPartial, field) + sizeof(type))
+
+const GrAccum gr_accums[GR_ACC_COUNT] = {
+	[GR_ACC_NONE] = {"none"},
+	[GR_ACC_ISUM] = {
+		.name = "isum", .size = UPTO(isum, int128), .batches = true, .row_folds = true,
+		.init = gr_isum_init, .fold_batch = gr_cpu_isum,
+		.combine = gr_isum_combine, .send = gr_isum_send, .recv = gr_isum_recv,
+		.gpu_op = gr_gpu_op_sum, .from_gpu = gr_isum_from_gpu,
+	},
+	[GR_ACC_XSUM] = {
+		.name = "xsum", .size = sizeof(GrPartial), .batches = true,
+		.init = gr_xsum_acc_init, .fold_batch = gr_cpu_xsum,
+		.combine = gr_xsum_acc_combine, .send = gr_xsum_acc_send, .recv = gr_xsum_acc_recv,
+		.gpu_op = gr_gpu_op_sum, .from_gpu = gr_xsum_acc_from_gpu,
+	},
+	[GR_ACC_KEY_MIN] = {
+		.name = "key_min", .size = UPTO(key, int64), .batches = true, .row_folds = true,
+		.init = gr_key_min_init, .fold_batch = gr_cpu_key_min,
+		.combine = gr_key_min_combine, .send = gr_key_send, .recv = gr_key_recv,
+		.gpu_op = gr_gpu_op_min, .from_gpu = gr_key_from_gpu,
+	},
+	[GR_ACC_KEY_MAX] = {
+		.name = "key_max", .size = UPTO(key, int64), .batches = true, .row_folds = true,
+		.init = gr_key_max_init, .fold_batch = gr_cpu_key_max,
+		.combine = gr_key_max_combine, .send = gr_key_send, .recv = gr_key_recv,
+		.gpu_op = gr_gpu_op_max, .from_gpu = gr_key_from_gpu,
+	},
+	[GR_ACC_KEY_TOPK] = {
+		.name = "key_topk", .size = sizeof(GrPartial), .batches = true,
+		.init = gr_topk_init, .fold_batch = gr_cpu_key_topk,
+		.combine = gr_topk_combine, .send = gr_topk_send, .recv = gr_topk_recv,
+		.gpu_op = gr_gpu_op_topk, .from_gpu = gr_topk_from_gpu,
+	},
+	/* numeric: zeroed is empty; values are folded one by one as they arrive */
+	[GR_ACC_NUM_SUM] = {
+		.name = "num_sum", .size = UPTO(nslow, GrNumericSlow *),
+		.fold_datum = gr_num_sum_fold, .combine = gr_num_sum_combine,
+		.send = gr_num_sum_send, .recv = gr_num_sum_recv,
+	},
+	[GR_ACC_NUM_MIN] = {
+		.name = "num_min", .size = UPTO(nbest_head, GrNumHead),
+		.fold_datum = gr_num_min_fold, .combine = gr_num_min_combine,
+		.send = gr_num_best_send, .recv = gr_num_min_recv,
+	},
+	[GR_ACC_NUM_MAX] = {
+		.name = "num_max", .size = UPTO(nbest_head, GrNumHead),
+		.fold_datum = gr_num_max_fold, .combine = gr_num_max_combine,
+		.send = gr_num_best_send, .recv = gr_num_max_recv,
+	},
+	[GR_ACC_NUM_TOPK] = {
+		.name = "num_topk", .size = sizeof(GrPartial), .init = gr_topk_init,
+		.fold_datum = gr_num_topk_fold, .combine = gr_num_topk_combine,
+		.send = gr_num_topk_send, .recv = gr_num_topk_recv,
+	},
+};
+
+/* what a kind keeps and returns for each value class */
+#define BY_CLASS(i, f, n) {[GR_CLASS_INT] = i, [GR_CLASS_FLOAT] = f, [GR_CLASS_NUMERIC] = n}
+#define CLASS(acc, final) {acc, final}
+
+const GrAggKind gr_kinds[GR_OP_LAST + 1] = {
+	[GR_OP_SUM] = {
+		.name = "sum", .arith = true,
+		.by_class = BY_CLASS(CLASS(GR_ACC_ISUM, gr_final_sum_int),
+							 CLASS(GR_ACC_XSUM, gr_final_sum_float),
+							 CLASS(GR_ACC_NUM_SUM, gr_numeric_sum_final)),
+	},
+	[GR_OP_MIN] = {
+		.name = "min",
+		.by_class = BY_CLASS(CLASS(GR_ACC_KEY_MIN, gr_final_key),
+							 CLASS(GR_ACC_KEY_MIN, gr_final_key),
+							 CLASS(GR_ACC_NUM_MIN, gr_numeric_best_final)),
+	},
+	[GR_OP_MAX] = {
+		.name = "max",
+		.by_class = BY_CLASS(CLASS(GR_ACC_KEY_MAX, gr_final_key),
+							 CLASS(GR_ACC_KEY_MAX, gr_final_key),
+							 CLASS(GR_ACC_NUM_MAX, gr_numeric_best_final)),
+	},
+	[GR_OP_AVG] = {
+		.name = "avg", .arith = true,
+		.by_class = BY_CLASS(CLASS(GR_ACC_ISUM, gr_final_avg_int),
+							 CLASS(GR_ACC_XSUM, gr_final_avg_float),
+							 CLASS(GR_ACC_NUM_SUM, gr_numeric_avg_final)),
+	},
+	[GR_OP_TOPK] = {
+		.name = "topk", .takes_k = true, .k_name = "top2", .k_of_name = 2,
+		.by_class = BY_CLASS(CLASS(GR_ACC_KEY_TOPK, gr_final_key_array),
+							 CLASS(GR_ACC_KEY_TOPK, gr_final_key_array),
+							 CLASS(GR_ACC_NUM_TOPK, gr_numeric_array_final)),
+	},
+};
+
+/* The accumulator id of a kind over a type; GR_ACC_NONE if not offered. */
+GrAccId
+gr_kind_acc_id(GrOp op, GrType type)
+{
+	const GrTypeInfo *ti;
+
+	if (op < 1 || op > GR_OP_LAST || type < 1 || type > GR_TYPE_LAST)
+		return GR_ACC_NONE;
+	ti = gr_type_info(type);
+	if (gr_kinds[op].arith && !ti->arith)
+		return GR_ACC_NONE;
+	return (GrAccId) gr_kinds[op].by_class[ti->value_class].acc;
+}
+
+/* The accumulator of a kind over a type, or NULL. */
+const GrAccum *
+gr_kind_accum(GrOp op, GrType type)
+{
+	GrAccId		id = gr_kind_acc_id(op, type);
+
+	return id == GR_ACC_NONE ? NULL : &gr_accums[id];
+}
+
+/*
+ * The kind a gpu_* aggregate's name stands for, or 0; *k is the k its name
+ * fixes (gpu_top2), else 0.
+ */
+GrOp
+gr_kind_of_name(const char *name, int32 *k)
+{
+	*k = 0;
+	if (strncmp(name, "gpu_", 4) != 0)
+		return 0;
+	name += 4;
+	for (int op = 1; op <= GR_OP_LAST; op++)
+	{
+		if (strcmp(name, gr_kinds[op].name) == 0)
+			return (GrOp) op;
+		if (gr_kinds[op].k_name != NULL && strcmp(name, gr_kinds[op].k_name) == 0)
+		{
+			*k = gr_kinds[op].k_of_name;
+			return (GrOp) op;
+		}
+	}
+	return 0;
+}
+
+/* The kernel operation for op over a type (and top-k's k), or -1. */
+int
+gr_kind_gpu_op(GrOp op, GrType type, int32 k)
+{
+	const GrAccum *acc = gr_kind_accum(op, type);
+
+	return acc == NULL || acc->gpu_op == NULL ? -1 : acc->gpu_op(k);
+}

@@ -1,0 +1,208 @@
+/*
+ * kinds.h
+ *	  The table of aggregate kinds and the accumulators they keep.
+ *
+ * An aggregate kind (GrAggKind, one row of gr_kinds in kinds.c) is what an
+ * aggregate computes: sum, avg, min, max, top-k.  Its row names, for each
+ * value class of its input (integer, float, numeric), the accumulator its
+ * state keeps and the final function that makes the SQL result.  An
+ * accumulator (GrAccum, one entry of gr_accums) is everything a state of
+ * that shape needs: its size and initial value, how the CPU folds a batch,
+ * how two of it combine, its serialized fields, and the GPU operation that
+ * reduces a batch of it.  The row path, the bulk scan, the page path, the
+ * serializer and the GPU client all ask the table; nothing else switches on
+ * the kind.  A new aggregate is a row here plus its SQL (sqlgen/matrix.txt);
+ * a new fixed-width type is an entry of the type table (types.c).
+ */
+#ifndef GR_KINDS_H
+#define GR_KINDS_H
+
+#include "gpu_reduce.h"
+
+#include "lib/stringinfo.h"
+
+/* the value classes of the input types (GrTypeInfo.value_class) */
+typedef enum GrValueClass
+{
+	GR_CLASS_INT = 0,			/* integers and the integer-backed time types */
+	GR_CLASS_FLOAT = 1,			/* float4, float8 */
+	GR_CLASS_NUMERIC = 2		/* variable-length: folded on the CPU as it arrives */
+} GrValueClass;
+
+#define GR_CLASS_COUNT 3
+
+/* the accumulators (index into gr_accums; GrState.acc) */
+typedef enum GrAccId
+{
+	GR_ACC_NONE = 0,			/* the kind does not take this class */
+	GR_ACC_ISUM,				/* 128-bit integer sum */
+	GR_ACC_XSUM,				/* exact float sum */
+	GR_ACC_KEY_MIN,				/* smallest order key */
+	GR_ACC_KEY_MAX,				/* largest order key */
+	GR_ACC_KEY_TOPK,			/* min-heap of the k largest order keys */
+	GR_ACC_NUM_SUM,				/* numeric: scaled 128-bit sum, exact slow path */
+	GR_ACC_NUM_MIN,				/* numeric: a copy of the smallest value */
+	GR_ACC_NUM_MAX,				/* numeric: a copy of the largest value */
+	GR_ACC_NUM_TOPK,			/* numeric: min-heap of copies of the k largest */
+	GR_ACC_COUNT
+} GrAccId;
+
+/* A bounds-checked reader over serialized bytes (serial.c). */
+typedef struct GrReader
+{
+	const uint8 *data;
+	int			len;
+	int			pos;
+} GrReader;
+
+struct GrCudaResult;
+
+/*
+ * One accumulator: a shape of partial result and every operation on it.
+ * Functions a shape has no use for are NULL (a numeric accumulator has no
+ * batch fold and no GPU operation: its values are never batched).
+ */
+typedef struct GrAccum
+{
+	const char *name;
+	Size		size;			/* bytes of GrPartial it uses */
+	bool		batches;		/* fixed-width values: batches, slots, the GPU */
+	bool		row_folds;		/* the row path folds a value in place (agg.c) */
+	/* empty partial result (the rest of it zeroed); k for top-k */
+	void		(*init) (GrPartial *p, int32 k);
+	/* the CPU reducer: fold n values of the state's type (batches only) */
+	void		(*fold_batch) (GrState *st, const void *values, int32 n);
+	/* fold one value given as a Datum (numeric; scratch memory is current) */
+	void		(*fold_datum) (GrPartial *p, MemoryContext mcxt, Datum value);
+	/* dst += src; counts are already added */
+	void		(*combine) (GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+	/* the serialized fields after the common header, and their checked reader */
+	void		(*send) (StringInfo buf, GrState *st);
+	void		(*recv) (GrReader *r, GrState *st);
+	/* the kernel operation (GrCudaOp) for top-k's k, or -1; NULL: none */
+	int			(*gpu_op) (int32 k);
+	/* a GPU result as a partial result (keys point into the result or topk) */
+	void		(*from_gpu) (GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+} GrAccum;
+
+/* What a kind does for one value class: its accumulator and its result. */
+typedef struct GrKindClass
+{
+	uint8		acc;			/* GrAccId; GR_ACC_NONE: not offered */
+	Datum		(*final) (GrState *st); /* the SQL result of a non-empty state */
+} GrKindClass;
+
+/* One aggregate kind (GrOp numbers its row; they are in serialized states). */
+typedef struct GrAggKind
+{
+	const char *name;			/* gpu_<name>; gpu_reduce_state_info's op= */
+	bool		takes_k;		/* states carry a k, the same in every row */
+	const char *k_name;			/* gpu_<k_name>: the kind with k fixed (top2) */
+	int32		k_of_name;		/* that k */
+	bool		arith;			/* needs arithmetic: not over the time types */
+	GrKindClass by_class[GR_CLASS_COUNT];
+} GrAggKind;
+
+extern const GrAggKind gr_kinds[GR_OP_LAST + 1];
+extern const GrAccum gr_accums[GR_ACC_COUNT];
+
+/* The row of a kind. */
+static inline const GrAggKind *
+gr_kind(GrOp op)
+{
+	return &gr_kinds[op];
+}
+
+/* The accumulator a state keeps. */
+static inline const GrAccum *
+gr_state_accum(const GrState *st)
+{
+	return &gr_accums[st->acc];
+}
+
+/* The accumulator of a kind over a type, or NULL if the kind does not take the type. */
+extern const GrAccum *gr_kind_accum(GrOp op, GrType type);
+extern GrAccId gr_kind_acc_id(GrOp op, GrType type);
+
+/* The kind a gpu_* aggregate's name stands for (0 if none), and gpu_top2's k. */
+extern GrOp gr_kind_of_name(const char *name, int32 *k);
+
+/* The kernel operation for op over a type (and top-k's k), or -1. */
+extern int	gr_kind_gpu_op(GrOp op, GrType type, int32 k);
+
+/* serial.c: the reader's primitives, for the accumulators' recv functions */
+extern uint64 gr_read_uint(GrReader *r, int n);
+pg_noreturn extern void gr_malformed(const char *detail);
+extern void gr_send_numeric(StringInfo buf, Datum value);
+extern Datum gr_read_numeric(GrReader *r, bool allow_none);
+extern bool gr_key_in_range(GrType type, int64 key);
+
+/* the accumulators' functions, by the file that keeps them */
+/* partial.c: the fixed-width accumulators */
+extern void gr_isum_init(GrPartial *p, int32 k);
+extern void gr_isum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_isum_send(StringInfo buf, GrState *st);
+extern void gr_isum_recv(GrReader *r, GrState *st);
+extern void gr_isum_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_xsum_acc_init(GrPartial *p, int32 k);
+extern void gr_xsum_acc_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_xsum_acc_send(StringInfo buf, GrState *st);
+extern void gr_xsum_acc_recv(GrReader *r, GrState *st);
+extern void gr_xsum_acc_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_key_min_init(GrPartial *p, int32 k);
+extern void gr_key_max_init(GrPartial *p, int32 k);
+extern void gr_key_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_key_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_key_send(StringInfo buf, GrState *st);
+extern void gr_key_recv(GrReader *r, GrState *st);
+extern void gr_key_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_topk_init(GrPartial *p, int32 k);
+extern void gr_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_topk_send(StringInfo buf, GrState *st);
+extern void gr_topk_recv(GrReader *r, GrState *st);
+extern int32 gr_topk_recv_head(GrReader *r, GrPartial *p);
+extern void gr_topk_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+
+/* cpu_reduce.c: the CPU's batch folds */
+extern void gr_cpu_isum(GrState *st, const void *values, int32 n);
+extern void gr_cpu_xsum(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_min(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_max(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_topk(GrState *st, const void *values, int32 n);
+
+/* gpu_client.c: the kernel operations */
+extern int	gr_gpu_op_sum(int32 k);
+extern int	gr_gpu_op_min(int32 k);
+extern int	gr_gpu_op_max(int32 k);
+extern int	gr_gpu_op_topk(int32 k);
+
+/* numeric_state.c: the numeric accumulators */
+extern void gr_num_sum_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_min_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_max_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_topk_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_sum_send(StringInfo buf, GrState *st);
+extern void gr_num_sum_recv(GrReader *r, GrState *st);
+extern void gr_num_best_send(StringInfo buf, GrState *st);
+extern void gr_num_min_recv(GrReader *r, GrState *st);
+extern void gr_num_max_recv(GrReader *r, GrState *st);
+extern void gr_num_topk_send(StringInfo buf, GrState *st);
+extern void gr_num_topk_recv(GrReader *r, GrState *st);
+
+/* results (types.c, numeric_state.c, agg.c) */
+extern Datum gr_final_sum_int(GrState *st);
+extern Datum gr_final_sum_float(GrState *st);
+extern Datum gr_final_avg_int(GrState *st);
+extern Datum gr_final_avg_float(GrState *st);
+extern Datum gr_final_key(GrState *st);
+extern Datum gr_final_key_array(GrState *st);
+extern Datum gr_numeric_sum_final(GrState *st);
+extern Datum gr_numeric_avg_final(GrState *st);
+extern Datum gr_numeric_best_final(GrState *st);
+extern Datum gr_numeric_array_final(GrState *st);
+
+#endif							/* GR_KINDS_H */
