@@ -28,7 +28,7 @@ extern "C"
 /* xsum.h has no C++ guard of its own; its functions are C */
 #include "xsum.h"
 
-/* input type; numbers match the storage kinds (GrTypeInfo.storage, 1..5) of src/gpu_reduce.h */
+/* input type; numbers match the storage kinds (GrTypeInfo.storage, 1..5) of src/state.h */
 typedef enum GrCudaType
 {
 	GR_CUDA_INT2 = 1,
@@ -38,7 +38,7 @@ typedef enum GrCudaType
 	GR_CUDA_FLOAT8 = 5
 } GrCudaType;
 
-/* operation; numbers of sum/min/max/topk match GrOp of src/gpu_reduce.h */
+/* operation; numbers of sum/min/max/topk match GrOp of src/state.h */
 typedef enum GrCudaOp
 {
 	GR_CUDA_SUM = 1,			/* integers: 128-bit sum; floats: exact GrXsum */

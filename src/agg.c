@@ -7,7 +7,7 @@
  * final functions use FINALFUNC_EXTRA so that SQL can overload them by input
  * type and give each aggregate its PostgreSQL return type.
  */
-#include "kinds.h"
+#include "batch.h"
 #include "bulk.h"
 
 #include "catalog/pg_type.h"
@@ -235,33 +235,6 @@ gpu_reduce_topk_trans(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(0))
 		check_same_k(((GrState *) PG_GETARG_POINTER(0))->partial.k, k);
 	return transition(fcinfo, GR_OP_TOPK, k);
-}
-
-/* gpu_min/gpu_max of a fixed-width type: the value of the kept key. */
-Datum
-gr_final_key(GrState *st)
-{
-	return gr_type_info(st->type)->from_key(st->partial.key);
-}
-
-/* gpu_top2/gpu_topk of a fixed-width type: an array of it, largest first. */
-Datum
-gr_final_key_array(GrState *st)
-{
-	int64	   *keys;
-	int			n = gr_partial_sorted_keys(&st->partial, &keys);
-	Datum	   *elems = palloc(sizeof(Datum) * n);
-	int16		typlen;
-	bool		typbyval;
-	char		typalign;
-	const GrTypeInfo *ti = gr_type_info(st->type);
-	Oid			elemtype = ti->oid;
-
-	for (int i = 0; i < n; i++)
-		elems[i] = ti->from_key(keys[i]);
-	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
-	return PointerGetDatum(construct_array(elems, n, elemtype,
-										   typlen, typbyval, typalign));
 }
 
 /*

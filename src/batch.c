@@ -14,7 +14,7 @@
  * buffers of a backend share one budget; a state that cannot get a buffer
  * within it folds values one by one.
  */
-#include "kinds.h"
+#include "batch.h"
 
 /* first capacity of a batch buffer, in values */
 #define GR_FIRST_BATCH_ROWS 64
@@ -269,7 +269,7 @@ gr_state_add_slow(GrState *st, Datum value)
 {
 	if (!gr_state_accum(st)->batches)
 	{
-		gr_numeric_add(st, value);
+		gr_numeric_fold(st, gr_state_accum(st)->fold_datum, &value, 1);
 		return;
 	}
 	if (!make_room(st))

@@ -13,7 +13,7 @@
 #ifndef GR_BULK_H
 #define GR_BULK_H
 
-#include "kinds.h"
+#include "batch.h"
 
 #include "nodes/extensible.h"
 #include "storage/buf.h"

@@ -1,12 +1,14 @@
 /*
  * cpu_reduce.c
- *	  The CPU reducer: folds a batch of raw values into a partial result.
+ *	  The CPU reducer: each fixed-width accumulator's fold of a batch of raw
+ *	  values into a partial result (GrAccum.fold_batch; gr_cpu_reduce in
+ *	  kinds.c picks the state's).
  *
  * It takes every batch the GPU does not: small ones, all of them without a
  * GPU, and any batch whose GPU reduction failed.  Its results are exact, so
  * they agree bit for bit with the GPU's.
  */
-#include "kinds.h"
+#include "accum.h"
 
 /* Order key of value i of a batch of the given type. */
 static inline int64
@@ -208,14 +210,3 @@ gr_cpu_key_topk(GrState *st, const void *values, int32 n)
 		gr_partial_topk_push(&st->partial, gr_state_mcxt(st), key_at(storage, values, i));
 }
 
-/* Fold n values into the state's partial result with its accumulator's fold. */
-void
-gr_cpu_reduce(GrState *st, const void *values, int32 n)
-{
-	if (n <= 0)
-		return;
-	gr_state_accum(st)->fold_batch(st, values, n);
-	st->partial.count += n;
-	gr_stats.cpu_batches++;
-	gr_stats.cpu_rows += n;
-}

@@ -44,34 +44,6 @@ static bool fallback_warned = false;
 static int32 recent_slots[GR_RECENT_SLOTS];
 static int	nrecent = 0;
 
-/* the kernel operations of the accumulators (GrAccum.gpu_op), by k */
-int
-gr_gpu_op_sum(int32 k)
-{
-	return GR_CUDA_SUM;
-}
-
-int
-gr_gpu_op_min(int32 k)
-{
-	return GR_CUDA_MIN;
-}
-
-int
-gr_gpu_op_max(int32 k)
-{
-	return GR_CUDA_MAX;
-}
-
-/* top-2 in registers; a larger k sorts the batch, within the service's room */
-int
-gr_gpu_op_topk(int32 k)
-{
-	if (k == 2)
-		return GR_CUDA_TOP2;
-	return gr_shared != NULL && k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
-}
-
 /* The kernel operation for a state, or -1 if the GPU cannot do it. */
 static int
 cuda_op(GrState *st)

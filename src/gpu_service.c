@@ -9,7 +9,7 @@
  * Backends never wait for a context to start, and parallel workers share the
  * same service.
  */
-#include "gpu_reduce.h"
+#include "state.h"
 #include "gpu_shared.h"
 #include "page_job.h"
 

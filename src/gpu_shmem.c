@@ -6,7 +6,7 @@
  * must never touch CUDA: it only sizes and zeroes memory and registers the
  * background worker that will.
  */
-#include "gpu_reduce.h"
+#include "state.h"
 #include "gpu_shared.h"
 
 #include "miscadmin.h"

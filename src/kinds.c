@@ -11,6 +11,36 @@
  * of gr_kinds, and its lines of sqlgen/matrix.txt.
  */
 #include "kinds.h"
+#include "accum.h"
+#include "gpu_shared.h"
+
+/* the kernel operations of the accumulators (GrAccum.gpu_op), by k */
+static int
+gpu_op_sum(int32 k)
+{
+	return GR_CUDA_SUM;
+}
+
+static int
+gpu_op_min(int32 k)
+{
+	return GR_CUDA_MIN;
+}
+
+static int
+gpu_op_max(int32 k)
+{
+	return GR_CUDA_MAX;
+}
+
+/* top-2 in registers; a larger k sorts the batch, within the service's room */
+static int
+gpu_op_topk(int32 k)
+{
+	if (k == 2)
+		return GR_CUDA_TOP2;
+	return gr_shared != NULL && k <= gr_shared->topk_keys ? GR_CUDA_TOPK : -1;
+}
 
 /* Bytes of a GrPartial up to and including a field. */
 #define UPTO(field, type) (offsetof(GrPartial, field) + sizeof(type))
@@ -21,31 +51,31 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 		.name = "isum", .size = UPTO(isum, int128), .batches = true, .row_folds = true,
 		.init = gr_isum_init, .fold_batch = gr_cpu_isum,
 		.combine = gr_isum_combine, .send = gr_isum_send, .recv = gr_isum_recv,
-		.gpu_op = gr_gpu_op_sum, .from_gpu = gr_isum_from_gpu,
+		.gpu_op = gpu_op_sum, .from_gpu = gr_isum_from_gpu,
 	},
 	[GR_ACC_XSUM] = {
 		.name = "xsum", .size = sizeof(GrPartial), .batches = true,
 		.init = gr_xsum_acc_init, .fold_batch = gr_cpu_xsum,
 		.combine = gr_xsum_acc_combine, .send = gr_xsum_acc_send, .recv = gr_xsum_acc_recv,
-		.gpu_op = gr_gpu_op_sum, .from_gpu = gr_xsum_acc_from_gpu,
+		.gpu_op = gpu_op_sum, .from_gpu = gr_xsum_acc_from_gpu,
 	},
 	[GR_ACC_KEY_MIN] = {
 		.name = "key_min", .size = UPTO(key, int64), .batches = true, .row_folds = true,
 		.init = gr_key_min_init, .fold_batch = gr_cpu_key_min,
 		.combine = gr_key_min_combine, .send = gr_key_send, .recv = gr_key_recv,
-		.gpu_op = gr_gpu_op_min, .from_gpu = gr_key_from_gpu,
+		.gpu_op = gpu_op_min, .from_gpu = gr_key_from_gpu,
 	},
 	[GR_ACC_KEY_MAX] = {
 		.name = "key_max", .size = UPTO(key, int64), .batches = true, .row_folds = true,
 		.init = gr_key_max_init, .fold_batch = gr_cpu_key_max,
 		.combine = gr_key_max_combine, .send = gr_key_send, .recv = gr_key_recv,
-		.gpu_op = gr_gpu_op_max, .from_gpu = gr_key_from_gpu,
+		.gpu_op = gpu_op_max, .from_gpu = gr_key_from_gpu,
 	},
 	[GR_ACC_KEY_TOPK] = {
 		.name = "key_topk", .size = sizeof(GrPartial), .batches = true,
 		.init = gr_topk_init, .fold_batch = gr_cpu_key_topk,
 		.combine = gr_topk_combine, .send = gr_topk_send, .recv = gr_topk_recv,
-		.gpu_op = gr_gpu_op_topk, .from_gpu = gr_topk_from_gpu,
+		.gpu_op = gpu_op_topk, .from_gpu = gr_topk_from_gpu,
 	},
 	/* numeric: zeroed is empty; values are folded one by one as they arrive */
 	[GR_ACC_NUM_SUM] = {
@@ -162,3 +192,29 @@ gr_kind_gpu_op(GrOp op, GrType type, int32 k)
 
 	return acc == NULL || acc->gpu_op == NULL ? -1 : acc->gpu_op(k);
 }
+
+/*
+ * st's partial result += src, for a src of the same kind and type: a GPU
+ * result, a worker's state, another group's.
+ */
+void
+gr_state_combine_partial(GrState *st, const GrPartial *src)
+{
+	if (src->count == 0)
+		return;
+	st->partial.count += src->count;
+	gr_state_accum(st)->combine(&st->partial, gr_state_mcxt(st), src);
+}
+
+/* Fold n values into the state's partial result with its accumulator's fold. */
+void
+gr_cpu_reduce(GrState *st, const void *values, int32 n)
+{
+	if (n <= 0)
+		return;
+	gr_state_accum(st)->fold_batch(st, values, n);
+	st->partial.count += n;
+	gr_stats.cpu_batches++;
+	gr_stats.cpu_rows += n;
+}
+

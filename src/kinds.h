@@ -17,19 +17,8 @@
 #ifndef GR_KINDS_H
 #define GR_KINDS_H
 
-#include "gpu_reduce.h"
-
-#include "lib/stringinfo.h"
-
-/* the value classes of the input types (GrTypeInfo.value_class) */
-typedef enum GrValueClass
-{
-	GR_CLASS_INT = 0,			/* integers and the integer-backed time types */
-	GR_CLASS_FLOAT = 1,			/* float4, float8 */
-	GR_CLASS_NUMERIC = 2		/* variable-length: folded on the CPU as it arrives */
-} GrValueClass;
-
-#define GR_CLASS_COUNT 3
+#include "state.h"
+#include "wire.h"
 
 /* the accumulators (index into gr_accums; GrState.acc) */
 typedef enum GrAccId
@@ -46,14 +35,6 @@ typedef enum GrAccId
 	GR_ACC_NUM_TOPK,			/* numeric: min-heap of copies of the k largest */
 	GR_ACC_COUNT
 } GrAccId;
-
-/* A bounds-checked reader over serialized bytes (serial.c). */
-typedef struct GrReader
-{
-	const uint8 *data;
-	int			len;
-	int			pos;
-} GrReader;
 
 struct GrCudaResult;
 
@@ -130,79 +111,8 @@ extern GrOp gr_kind_of_name(const char *name, int32 *k);
 /* The kernel operation for op over a type (and top-k's k), or -1. */
 extern int	gr_kind_gpu_op(GrOp op, GrType type, int32 k);
 
-/* serial.c: the reader's primitives, for the accumulators' recv functions */
-extern uint64 gr_read_uint(GrReader *r, int n);
-pg_noreturn extern void gr_malformed(const char *detail);
-extern void gr_send_numeric(StringInfo buf, Datum value);
-extern Datum gr_read_numeric(GrReader *r, bool allow_none);
-extern bool gr_key_in_range(GrType type, int64 key);
-
-/* the accumulators' functions, by the file that keeps them */
-/* partial.c: the fixed-width accumulators */
-extern void gr_isum_init(GrPartial *p, int32 k);
-extern void gr_isum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_isum_send(StringInfo buf, GrState *st);
-extern void gr_isum_recv(GrReader *r, GrState *st);
-extern void gr_isum_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
-extern void gr_xsum_acc_init(GrPartial *p, int32 k);
-extern void gr_xsum_acc_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_xsum_acc_send(StringInfo buf, GrState *st);
-extern void gr_xsum_acc_recv(GrReader *r, GrState *st);
-extern void gr_xsum_acc_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
-extern void gr_key_min_init(GrPartial *p, int32 k);
-extern void gr_key_max_init(GrPartial *p, int32 k);
-extern void gr_key_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_key_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_key_send(StringInfo buf, GrState *st);
-extern void gr_key_recv(GrReader *r, GrState *st);
-extern void gr_key_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
-extern void gr_topk_init(GrPartial *p, int32 k);
-extern void gr_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_topk_send(StringInfo buf, GrState *st);
-extern void gr_topk_recv(GrReader *r, GrState *st);
-extern int32 gr_topk_recv_head(GrReader *r, GrPartial *p);
-extern void gr_topk_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
-
-/* cpu_reduce.c: the CPU's batch folds */
-extern void gr_cpu_isum(GrState *st, const void *values, int32 n);
-extern void gr_cpu_xsum(GrState *st, const void *values, int32 n);
-extern void gr_cpu_key_min(GrState *st, const void *values, int32 n);
-extern void gr_cpu_key_max(GrState *st, const void *values, int32 n);
-extern void gr_cpu_key_topk(GrState *st, const void *values, int32 n);
-
-/* gpu_client.c: the kernel operations */
-extern int	gr_gpu_op_sum(int32 k);
-extern int	gr_gpu_op_min(int32 k);
-extern int	gr_gpu_op_max(int32 k);
-extern int	gr_gpu_op_topk(int32 k);
-
-/* numeric_state.c: the numeric accumulators */
-extern void gr_num_sum_fold(GrPartial *p, MemoryContext mcxt, Datum value);
-extern void gr_num_min_fold(GrPartial *p, MemoryContext mcxt, Datum value);
-extern void gr_num_max_fold(GrPartial *p, MemoryContext mcxt, Datum value);
-extern void gr_num_topk_fold(GrPartial *p, MemoryContext mcxt, Datum value);
-extern void gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_num_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_num_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_num_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
-extern void gr_num_sum_send(StringInfo buf, GrState *st);
-extern void gr_num_sum_recv(GrReader *r, GrState *st);
-extern void gr_num_best_send(StringInfo buf, GrState *st);
-extern void gr_num_min_recv(GrReader *r, GrState *st);
-extern void gr_num_max_recv(GrReader *r, GrState *st);
-extern void gr_num_topk_send(StringInfo buf, GrState *st);
-extern void gr_num_topk_recv(GrReader *r, GrState *st);
-
-/* results (types.c, numeric_state.c, agg.c) */
-extern Datum gr_final_sum_int(GrState *st);
-extern Datum gr_final_sum_float(GrState *st);
-extern Datum gr_final_avg_int(GrState *st);
-extern Datum gr_final_avg_float(GrState *st);
-extern Datum gr_final_key(GrState *st);
-extern Datum gr_final_key_array(GrState *st);
-extern Datum gr_numeric_sum_final(GrState *st);
-extern Datum gr_numeric_avg_final(GrState *st);
-extern Datum gr_numeric_best_final(GrState *st);
-extern Datum gr_numeric_array_final(GrState *st);
+/* dispatch through the table (kinds.c) */
+extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
+extern void gr_state_combine_partial(GrState *st, const GrPartial *src);
 
 #endif							/* GR_KINDS_H */

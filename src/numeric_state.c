@@ -25,7 +25,7 @@
  * values of different display scales (1.5 and 1.50) are ordered by scale,
  * so the value returned does not depend on row order.
  */
-#include "kinds.h"
+#include "accum.h"
 
 #include "catalog/pg_type.h"
 #include "libpq/pqformat.h"
@@ -610,18 +610,18 @@ static int	scratch_rows = 0;
 
 /*
  * Fold n non-NULL numerics (any varlena form, in a page or not) into the
- * state: one switch into the scratch context for all of them, which is
- * reset every GR_NUMERIC_SCRATCH_ROWS values.
+ * state with its accumulator's fold: one switch into the scratch context
+ * for all of them, which is reset every GR_NUMERIC_SCRATCH_ROWS values.
  */
-static void
-fold_values(GrState *st, const Datum *values, int32 n)
+void
+gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n)
 {
 	GrPartial  *p = &st->partial;
 	MemoryContext mcxt = gr_state_mcxt(st);
 	MemoryContext old;
-	void		(*fold) (GrPartial *p, MemoryContext mcxt, Datum value) =
-		gr_state_accum(st)->fold_datum;
 
+	if (n <= 0)
+		return;
 	init_pow10();
 	if (scratch == NULL)
 		scratch = AllocSetContextCreate(TopMemoryContext, "gpu_reduce numeric scratch",
@@ -638,25 +638,6 @@ fold_values(GrState *st, const Datum *values, int32 n)
 	}
 	p->count += n;
 	gr_stats.cpu_rows += n;
-}
-
-/* Fold one non-NULL numeric (any varlena form, in a page or not) into the state. */
-void
-gr_numeric_add(GrState *st, Datum value)
-{
-	fold_values(st, &value, 1);
-}
-
-/*
- * Fold n numerics given as addresses (the bulk scan's values, in the page)
- * into the state.
- */
-void
-gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n)
-{
-	StaticAssertStmt(sizeof(Datum) == sizeof(uint64), "a Datum holds an address");
-	if (n > 0)
-		fold_values(st, (const Datum *) addrs, n);
 }
 
 /* dst += src for the numeric accumulators (counts already added) */
@@ -797,39 +778,6 @@ gr_numeric_array_final(GrState *st)
 	int			n = numeric_sorted(&st->partial, &values);
 
 	return PointerGetDatum(construct_array(values, n, NUMERICOID, -1, false, TYPALIGN_INT));
-}
-
-/*
- * A numeric from the text gr_state_serialize wrote (numeric_out's: digits
- * with an optional sign and point, NaN, Infinity, -Infinity); an ERROR
- * (invalid state) for anything else.
- */
-Datum
-gr_numeric_parse(const char *s, int len)
-{
-	char	   *str = pnstrdup(s, len);
-	bool		ok = len > 0;
-	int			i = 0;
-	int			ndigits = 0;
-
-	if (strcmp(str, "NaN") != 0 && strcmp(str, "Infinity") != 0 &&
-		strcmp(str, "-Infinity") != 0)
-	{
-		if (i < len && str[i] == '-')
-			i++;
-		for (; i < len && str[i] >= '0' && str[i] <= '9'; i++)
-			ndigits++;
-		if (i < len && str[i] == '.')
-			for (i++; i < len && str[i] >= '0' && str[i] <= '9'; i++)
-				ndigits++;
-		ok = ok && i == len && ndigits > 0;
-	}
-	if (!ok)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-				 errmsg("invalid gpu_reduce state: %s", "malformed numeric value")));
-	return DirectFunctionCall3(numeric_in, CStringGetDatum(str),
-							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
 /*

@@ -13,7 +13,7 @@
  * in 128 bits, float sums in the exact accumulator, min/max/top-k on order
  * keys), so the grouping of values into batches cannot change the answer.
  */
-#include "kinds.h"
+#include "accum.h"
 
 #include "libpq/pqformat.h"
 #include "gr_cuda.h"
@@ -125,19 +125,6 @@ gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key)
 		p->keys[0] = key;
 		heap_sift_down(p->keys, p->nkeys, 0);
 	}
-}
-
-/*
- * st's partial result += src, for a src of the same kind and type: a GPU
- * result, a worker's state, another group's.
- */
-void
-gr_state_combine_partial(GrState *st, const GrPartial *src)
-{
-	if (src->count == 0)
-		return;
-	st->partial.count += src->count;
-	gr_state_accum(st)->combine(&st->partial, gr_state_mcxt(st), src);
 }
 
 /* dst += src for each accumulator (counts already added) */

@@ -20,7 +20,7 @@
  * length, so a malformed value is an ERROR and never a crash or a wrong
  * answer.
  */
-#include "kinds.h"
+#include "batch.h"
 #include "bulk.h"
 
 #include "libpq/pqformat.h"
@@ -32,25 +32,6 @@
 PG_FUNCTION_INFO_V1(gpu_reduce_serialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_deserialize);
 PG_FUNCTION_INFO_V1(gpu_reduce_state_info);
-
-/* Write a numeric as its text, length first; -1 for none. */
-void
-gr_send_numeric(StringInfo buf, Datum value)
-{
-	char	   *s;
-	int			len;
-
-	if (value == (Datum) 0)
-	{
-		pq_sendint32(buf, -1);
-		return;
-	}
-	s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
-	len = strlen(s);
-	pq_sendint32(buf, len);
-	pq_sendbytes(buf, s, len);
-	pfree(s);
-}
 
 /*
  * Settle the state and write its partial result: the serialize function's
@@ -79,51 +60,6 @@ Datum
 gpu_reduce_serialize(PG_FUNCTION_ARGS)
 {
 	PG_RETURN_BYTEA_P(gr_state_serialize((GrState *) PG_GETARG_POINTER(0)));
-}
-
-/* Report a malformed state. */
-void
-gr_malformed(const char *detail)
-{
-	ereport(ERROR,
-			(errcode(ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg("invalid gpu_reduce state: %s", detail)));
-}
-
-/* Read n bytes as a big-endian unsigned integer. */
-uint64
-gr_read_uint(GrReader *r, int n)
-{
-	uint64		v = 0;
-
-	if (r->len - r->pos < n)
-		gr_malformed("too short");
-	for (int i = 0; i < n; i++)
-		v = (v << 8) | r->data[r->pos++];
-	return v;
-}
-
-/* Read a numeric written by gr_send_numeric; (Datum) 0 for none (-1). */
-Datum
-gr_read_numeric(GrReader *r, bool allow_none)
-{
-	int32		len = (int32) gr_read_uint(r, 4);
-	Datum		v;
-
-	if (len == -1 && allow_none)
-		return (Datum) 0;
-	if (len <= 0 || len > r->len - r->pos)
-		gr_malformed("numeric value length out of range");
-	v = gr_numeric_parse((const char *) r->data + r->pos, len);
-	r->pos += len;
-	return v;
-}
-
-/* Whether an order key can come from a value of the type. */
-bool
-gr_key_in_range(GrType type, int64 key)
-{
-	return key >= gr_type_info(type)->key_min && key <= gr_type_info(type)->key_max;
 }
 
 /* Parse and check serialized bytes into a new state in CurrentMemoryContext. */

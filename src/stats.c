@@ -3,7 +3,7 @@
  *	  Per-backend counters of where batches were reduced, and their SQL
  *	  functions.
  */
-#include "gpu_reduce.h"
+#include "state.h"
 
 #include "access/htup_details.h"
 #include "funcapi.h"

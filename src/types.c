@@ -6,115 +6,18 @@
  * five native types the CPU loops and the GPU kernels are compiled for) its
  * values and order keys take, its value class (which accumulators the kinds
  * table gives its aggregates), whether it has sums, the range of its order
- * keys, how a key becomes a Datum again, and gpu_sum's result type.  The
- * finals of the integer and float classes are here too.  Nothing else in the module switches on the input type:
+ * keys, how a key becomes a Datum again, and gpu_sum's result type.  Nothing else in the module switches on the input type:
  * adding a type whose values are 2-, 4- or 8-byte integers or floats inside
  * is one entry here plus its line of the install script's matrix
  * (sqlgen/matrix.txt); a variable-length type (numeric) also needs its
  * own state code (numeric_state.c), named by the entry.
  */
-#include "kinds.h"
+#include "state.h"
 
 #include "catalog/pg_type.h"
 #include "utils/builtins.h"
 #include "utils/float.h"
 #include "utils/numeric.h"
-
-/*
- * An int128 as a numeric: directly when it fits in int64 (the common case,
- * and a GROUP BY finalizes one per group), else through its decimal text.
- */
-static Numeric
-int128_to_numeric(int128 v)
-{
-	char		buf[48];
-	char	   *p = buf + sizeof(buf) - 1;
-	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
-
-	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
-		return int64_to_numeric((int64) v);
-	*p = '\0';
-	do
-	{
-		*--p = '0' + (int) (mag % 10);
-		mag /= 10;
-	} while (mag != 0);
-	if (v < 0)
-		*--p = '-';
-	return DatumGetNumeric(DirectFunctionCall3(numeric_in, CStringGetDatum(p),
-											   ObjectIdGetDatum(InvalidOid),
-											   Int32GetDatum(-1)));
-}
-
-/*
- * The exact float sum rounded once to float8 (single: to float4, returned
- * exactly as a double), with PostgreSQL's overflow error.
- */
-static double
-rounded_float_sum(GrPartial *p, bool single)
-{
-	double		r;
-	float		f;
-	GrXsum		tmp;
-	GrXsum	   *x;
-
-	if (!gr_partial_is_wide(p) && gr_xsmall_round(&p->small, single, &r))
-		return r;
-	x = gr_partial_xsum(p, &tmp);
-	if (!single)
-	{
-		if (gr_xsum_to_double(x, p->count, &r) == GR_XSUM_OVERFLOW)
-			float_overflow_error();
-		return r;
-	}
-	if (gr_xsum_to_float(x, p->count, &f) == GR_XSUM_OVERFLOW)
-		float_overflow_error();
-	return f;
-}
-
-/*
- * gpu_sum of an integer type: as native sum(), bigint for smallint and
- * integer (with int8's overflow error), numeric for bigint.
- */
-Datum
-gr_final_sum_int(GrState *st)
-{
-	int128		sum = st->partial.isum;
-
-	if (gr_type_info(st->type)->sum_type == NUMERICOID)
-		return NumericGetDatum(int128_to_numeric(sum));
-	if (sum < PG_INT64_MIN || sum > PG_INT64_MAX)
-		ereport(ERROR,
-				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-				 errmsg("bigint out of range")));
-	return Int64GetDatum((int64) sum);
-}
-
-/* gpu_avg of an integer type: numeric, as numeric.c's int8_avg builds it. */
-Datum
-gr_final_avg_int(GrState *st)
-{
-	return DirectFunctionCall2(numeric_div,
-							   NumericGetDatum(int128_to_numeric(st->partial.isum)),
-							   NumericGetDatum(int64_to_numeric(st->partial.count)));
-}
-
-/* gpu_sum of a float type: the exact sum rounded once to the input type. */
-Datum
-gr_final_sum_float(GrState *st)
-{
-	if (gr_type_info(st->type)->sum_type == FLOAT4OID)
-		return Float4GetDatum((float4) rounded_float_sum(&st->partial, true));
-	return Float8GetDatum(rounded_float_sum(&st->partial, false));
-}
-
-/* gpu_avg of a float type: the rounded exact sum over the count. */
-Datum
-gr_final_avg_float(GrState *st)
-{
-	return Float8GetDatum(rounded_float_sum(&st->partial, false) /
-						  (float8) st->partial.count);
-}
 
 /* order keys back to Datums */
 static Datum

@@ -1,5 +1,5 @@
 /*
- * gpu_reduce.h
+ * state.h
  *	  Shared declarations: the aggregate state, its batch and partial result,
  *	  the reducers, GUCs and statistics.
  *
@@ -10,8 +10,8 @@
  * batch.  The batch is only a pointer, a capacity and a fill count, so its
  * memory can be a palloc'd buffer or, later, a slot in shared memory.
  */
-#ifndef GPU_REDUCE_H
-#define GPU_REDUCE_H
+#ifndef GR_STATE_H
+#define GR_STATE_H
 
 #include "postgres.h"
 #include "pg_compat.h"
@@ -55,6 +55,16 @@ typedef enum GrType
 
 #define GR_TYPE_LAST GR_NUMERIC
 
+/* the value classes of the input types (GrTypeInfo.value_class) */
+typedef enum GrValueClass
+{
+	GR_CLASS_INT = 0,			/* integers and the integer-backed time types */
+	GR_CLASS_FLOAT = 1,			/* float4, float8 */
+	GR_CLASS_NUMERIC = 2		/* variable-length: folded on the CPU as it arrives */
+} GrValueClass;
+
+#define GR_CLASS_COUNT 3
+
 /*
  * storage of a type whose values are not fixed-width bits (numeric): every
  * value is folded on the CPU as it arrives, never batched or sent to the GPU
@@ -74,7 +84,7 @@ typedef struct GrTypeInfo
 	Oid			oid;			/* the SQL type */
 	uint8		width;			/* bytes of one batch value */
 	uint8		storage;		/* GrType (1..5) whose batch layout, keys and kernels it uses */
-	uint8		value_class;	/* GrValueClass (kinds.h) */
+	uint8		value_class;	/* GrValueClass */
 	bool		arith;			/* has gpu_sum and gpu_avg (not the time types) */
 	uint8		qual_class;		/* bulk WHERE: a column compares with constants of its class */
 	int64		key_min;		/* range of its order keys (serialized states are checked) */
@@ -219,7 +229,8 @@ typedef struct GrState
 	GrPartial	partial;		/* last: only gr_partial_size() of it exists */
 } GrState;
 
-/* GUCs (gpu_reduce.c) */
+/* GUCs (guc.c) */
+extern void gr_guc_define(void);
 extern bool gr_enabled;
 extern int	gr_batch_rows;
 extern int	gr_min_gpu_rows;
@@ -251,12 +262,7 @@ typedef struct GrStats
 
 extern GrStats gr_stats;
 
-/* state and batch (batch.c) */
-extern GrState *gr_state_create(MemoryContext mcxt, GrOp op, GrType type,
-								int32 k);
-extern void gr_state_add_slow(GrState *st, Datum value);
-extern void gr_state_settle(GrState *st);
-extern void gr_state_release_buffer(GrState *st);
+/* k of gpu_topk, checked (agg.c) */
 extern int32 gr_check_k(Datum k, bool isnull);
 
 /* the type table (types.c) */
@@ -265,7 +271,6 @@ extern GrType gr_type_of_oid(Oid typid);
 
 /* partial results (partial.c) */
 extern void gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key);
-extern void gr_state_combine_partial(GrState *st, const GrPartial *src);
 extern void gr_partial_widen(GrPartial *p, MemoryContext mcxt);
 extern GrXsum *gr_partial_xsum(GrPartial *p, GrXsum *tmp);
 extern int	gr_partial_sorted_keys(GrPartial *p, int64 **keys);
@@ -279,12 +284,9 @@ typedef struct GrNumericSlow
 	Datum		sum;			/* exact numeric sum of finite values off the fast path, or 0 */
 } GrNumericSlow;
 
-extern void gr_numeric_add(GrState *st, Datum value);
-extern void gr_numeric_add_many(GrState *st, const uint64 *addrs, int32 n);
-extern Datum gr_numeric_parse(const char *s, int len);
+typedef void (*GrDatumFold) (GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n);
 
-/* the CPU reducer (cpu_reduce.c) */
-extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);
 
 /* the GPU reducer as a backend sees it (gpu_client.c) */
 extern bool gr_gpu_wanted(GrState *st);
@@ -356,105 +358,6 @@ gr_store_value(GrType type, void *values, int32 i, Datum value)
 #endif
 }
 
-/* Add one value to the exact float sum of a state's partial result. */
-static inline void
-gr_state_add_double(GrState *st, double v)
-{
-	GrPartial  *p = &st->partial;
-
-	if (likely(!gr_partial_is_wide(p)))
-	{
-		if (likely(gr_xsmall_add(&p->small, v)))
-			return;
-		gr_partial_widen(p, gr_state_mcxt(st));
-	}
-	gr_xsum_add_double(p->xsum, v);
-}
-
-/*
- * Fold one value straight into the partial result, the way native
- * aggregates work, without counting it in gr_stats: the row path's folds
- * in place (agg.c), where one increment of a global counter a row was
- * measured at 2.5 % of the row's cost.
- */
-static pg_attribute_always_inline void
-gr_fold_value(GrState *st, GrOp op, Datum value)
-{
-	GrPartial  *p = &st->partial;
-	GrType		storage = gr_types[st->type].storage;
-	int64		key;
-
-	switch (storage)
-	{
-		case GR_INT2:
-			key = DatumGetInt16(value);
-			break;
-		case GR_INT4:
-			key = DatumGetInt32(value);
-			break;
-		case GR_INT8:
-			key = DatumGetInt64(value);
-			break;
-		case GR_FLOAT4:
-			key = gr_key_float4(DatumGetFloat4(value));
-			break;
-		default:
-			key = gr_key_float8(DatumGetFloat8(value));
-			break;
-	}
-	switch (op)
-	{
-		case GR_OP_SUM:
-		case GR_OP_AVG:
-			if (storage >= GR_FLOAT4)
-				gr_state_add_double(st, storage == GR_FLOAT8 ? DatumGetFloat8(value)
-									: (double) DatumGetFloat4(value));
-			else
-				p->isum += key;
-			break;
-		case GR_OP_MIN:
-			if (key < p->key)
-				p->key = key;
-			break;
-		case GR_OP_MAX:
-			if (key > p->key)
-				p->key = key;
-			break;
-		case GR_OP_TOPK:
-			gr_partial_topk_push(p, gr_state_mcxt(st), key);
-			break;
-	}
-	p->count++;
-}
-
-/*
- * Fold one value into the partial result as a batch of one, counted.  A
- * state does this until it has values enough to make a batch worth having
- * (batch.c).
- */
-static pg_attribute_always_inline void
-gr_fold_one(GrState *st, GrOp op, Datum value)
-{
-	gr_fold_value(st, op, value);
-	gr_stats.cpu_batches++;
-	gr_stats.cpu_rows++;
-}
-
-/*
- * Append one value to the state's batch if it has room: the per-row path of
- * a large state.  False for a state without a batch or with a full one.
- */
-static pg_attribute_always_inline bool
-gr_state_append(GrState *st, Datum value)
-{
-	GrStateExt *ext = st->ext;
-
-	if (ext == NULL || ext->batch.n >= ext->batch.cap)
-		return false;
-	gr_store_value(st->type, ext->batch.values, ext->batch.n++, value);
-	return true;
-}
-
 /* Store n values, given as zero-extended bits, at position i of a batch. */
 static inline void
 gr_store_values(GrType type, void *values, int32 i, const uint64 *bits, int32 n)
@@ -475,57 +378,4 @@ gr_store_values(GrType type, void *values, int32 i, const uint64 *bits, int32 n)
 	}
 }
 
-/*
- * Add one non-NULL input value to the state.  op is st->op, passed so that
- * a caller that knows it gets code for that op alone (agg.c compiles the
- * rows that do not simply append once per op).
- */
-static pg_attribute_always_inline void
-gr_state_add(GrState *st, GrOp op, Datum value)
-{
-	if (likely(gr_state_append(st, value)))
-		return;
-	if (st->direct_left > 0)
-	{
-		st->direct_left--;
-		gr_fold_one(st, op, value);
-	}
-	else
-		gr_state_add_slow(st, value);
-}
-
-
-/*
- * Add n non-NULL values, given as zero-extended bits, to the state: the
- * bulk scan's path.  Runs that fit the batch are copied at once; the rest
- * go one by one (a small state, a full batch).
- */
-static pg_attribute_always_inline void
-gr_state_add_many(GrState *st, GrOp op, const uint64 *bits, int32 n)
-{
-	int32		i = 0;
-
-	/* numeric: the bits are the values' addresses in the page */
-	if (unlikely(gr_types[st->type].storage == GR_STORAGE_DATUM))
-	{
-		gr_numeric_add_many(st, bits, n);
-		return;
-	}
-	while (i < n)
-	{
-		GrStateExt *ext = st->ext;
-
-		if (ext != NULL && ext->batch.n < ext->batch.cap)
-		{
-			int32		m = Min(n - i, ext->batch.cap - ext->batch.n);
-
-			gr_store_values(st->type, ext->batch.values, ext->batch.n, bits + i, m);
-			ext->batch.n += m;
-			i += m;
-		}
-		else
-			gr_state_add(st, op, (Datum) bits[i++]);
-	}
-}
-
-#endif							/* GPU_REDUCE_H */
+#endif							/* GR_STATE_H */

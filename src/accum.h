@@ -1,0 +1,76 @@
+/*
+ * accum.h
+ *	  The functions of the accumulators, which the kinds table (kinds.c)
+ *	  names: each file that keeps accumulators defines its own here.
+ */
+#ifndef GR_ACCUM_H
+#define GR_ACCUM_H
+
+#include "state.h"
+#include "wire.h"
+
+struct GrCudaResult;
+
+/* the accumulators' functions, by the file that keeps them */
+/* partial.c: the fixed-width accumulators */
+extern void gr_isum_init(GrPartial *p, int32 k);
+extern void gr_isum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_isum_send(StringInfo buf, GrState *st);
+extern void gr_isum_recv(GrReader *r, GrState *st);
+extern void gr_isum_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_xsum_acc_init(GrPartial *p, int32 k);
+extern void gr_xsum_acc_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_xsum_acc_send(StringInfo buf, GrState *st);
+extern void gr_xsum_acc_recv(GrReader *r, GrState *st);
+extern void gr_xsum_acc_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_key_min_init(GrPartial *p, int32 k);
+extern void gr_key_max_init(GrPartial *p, int32 k);
+extern void gr_key_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_key_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_key_send(StringInfo buf, GrState *st);
+extern void gr_key_recv(GrReader *r, GrState *st);
+extern void gr_key_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_topk_init(GrPartial *p, int32 k);
+extern void gr_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_topk_send(StringInfo buf, GrState *st);
+extern void gr_topk_recv(GrReader *r, GrState *st);
+extern int32 gr_topk_recv_head(GrReader *r, GrPartial *p);
+extern void gr_topk_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+
+/* cpu_reduce.c: the CPU's batch folds */
+extern void gr_cpu_isum(GrState *st, const void *values, int32 n);
+extern void gr_cpu_xsum(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_min(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_max(GrState *st, const void *values, int32 n);
+extern void gr_cpu_key_topk(GrState *st, const void *values, int32 n);
+
+/* numeric_state.c: the numeric accumulators */
+extern void gr_num_sum_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_min_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_max_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_topk_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_min_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_max_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_topk_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_num_sum_send(StringInfo buf, GrState *st);
+extern void gr_num_sum_recv(GrReader *r, GrState *st);
+extern void gr_num_best_send(StringInfo buf, GrState *st);
+extern void gr_num_min_recv(GrReader *r, GrState *st);
+extern void gr_num_max_recv(GrReader *r, GrState *st);
+extern void gr_num_topk_send(StringInfo buf, GrState *st);
+extern void gr_num_topk_recv(GrReader *r, GrState *st);
+
+/* results (finals.c, numeric_state.c) */
+extern Datum gr_final_sum_int(GrState *st);
+extern Datum gr_final_sum_float(GrState *st);
+extern Datum gr_final_avg_int(GrState *st);
+extern Datum gr_final_avg_float(GrState *st);
+extern Datum gr_final_key(GrState *st);
+extern Datum gr_final_key_array(GrState *st);
+extern Datum gr_numeric_sum_final(GrState *st);
+extern Datum gr_numeric_avg_final(GrState *st);
+extern Datum gr_numeric_best_final(GrState *st);
+extern Datum gr_numeric_array_final(GrState *st);
+
+#endif							/* GR_ACCUM_H */

@@ -1,0 +1,129 @@
+/*
+ * guc.c
+ *	  The GUCs: their variables and their definitions.
+ */
+#include "state.h"
+#include "gpu_shared.h"
+
+#include <limits.h>
+
+#include "miscadmin.h"
+#include "utils/guc.h"
+
+bool		gr_enabled = true;
+int			gr_batch_rows = 65536;
+int			gr_min_gpu_rows = 65536;
+int			gr_buffer_memory_kb = 64 * 1024;
+bool		gr_fallback = true;
+bool		gr_debug_fail_gpu = false;
+bool		gr_debug_page_read_only = false;
+int			gr_slot_size_kb = 8 * 1024;
+int			gr_slots = 64;
+int			gr_streams_per_device = 4;
+char	   *gr_devices = NULL;
+bool		gr_register_buffers = true;
+int			gr_page_path = GR_PAGE_PATH_ON;
+int			gr_page_pins = 8192;
+
+static const struct config_enum_entry page_path_options[] = {
+	{"on", GR_PAGE_PATH_ON, false},
+	{"off", GR_PAGE_PATH_OFF, false},
+	{"cpu", GR_PAGE_PATH_CPU, false},
+	{"true", GR_PAGE_PATH_ON, true},
+	{"false", GR_PAGE_PATH_OFF, true},
+	{"yes", GR_PAGE_PATH_ON, true},
+	{"no", GR_PAGE_PATH_OFF, true},
+	{"1", GR_PAGE_PATH_ON, true},
+	{"0", GR_PAGE_PATH_OFF, true},
+	{NULL, 0, false}
+};
+
+/*
+ * Define the GUCs (_PG_init).  The GPU service's own settings only when
+ * loaded by shared_preload_libraries.
+ */
+void
+gr_guc_define(void)
+{
+	DefineCustomBoolVariable("gpu_reduce.enabled",
+							 "Lets gpu_reduce aggregates send batches to the GPU.",
+							 "When off, every batch is reduced on the CPU; answers are the same.",
+							 &gr_enabled, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.batch_rows",
+							"Values an aggregate collects before reducing them as one batch.",
+							NULL,
+							&gr_batch_rows, 65536, 1, 64 * 1024 * 1024,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.min_gpu_rows",
+							"Batches with fewer values than this are reduced on the CPU.",
+							NULL,
+							&gr_min_gpu_rows, 65536, 1, INT_MAX,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.buffer_memory",
+							"Upper bound on the batch-buffer memory of one backend, all groups together.",
+							"Past it, aggregates reduce their batches early instead of growing them.",
+							&gr_buffer_memory_kb, 64 * 1024, 8, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.fallback",
+							 "Reduces a batch on the CPU when its GPU reduction fails.",
+							 "When off, a GPU failure is an ERROR.",
+							 &gr_fallback, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.debug_fail_gpu",
+							 "For tests: the GPU service reports this session's batches as failed.",
+							 "Exercises the fallback path without a broken GPU.",
+							 &gr_debug_fail_gpu, false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.debug_page_read_only",
+							 "For benchmarks: the page path's kernel reads the pages and decodes nothing.",
+							 "The zero-copy floor probe of bench/: the scan's answers are empty.",
+							 &gr_debug_page_read_only, false,
+							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+
+	DefineCustomEnumVariable("gpu_reduce.page_path",
+							 "Lets the bulk scan hand pinned pages to the GPU, which reads and decodes them itself.",
+							 "on: where the GPU service registered the buffer pool; off: the CPU decodes "
+							 "every page; cpu: the page path with the backend decoding each job of "
+							 "pinned pages itself (for tests without a GPU).",
+							 &gr_page_path, GR_PAGE_PATH_ON, page_path_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.page_pins",
+							"Most shared buffers one scanning process keeps pinned for the page path.",
+							"Also bounded by shared_buffers divided by the number of backends.",
+							&gr_page_pins, 8192, 4, INT_MAX / 2,
+							PGC_USERSET, 0, NULL, NULL, NULL);
+
+	/*
+	 * The service's sizes exist only where the service can: a library loaded
+	 * after startup may not define PGC_POSTMASTER settings.
+	 */
+	if (process_shared_preload_libraries_in_progress)
+	{
+		DefineCustomIntVariable("gpu_reduce.slot_size",
+								"Size of one shared-memory batch slot sent to the GPU.",
+								NULL,
+								&gr_slot_size_kb, 8 * 1024, 64, 1024 * 1024,
+								PGC_POSTMASTER, GUC_UNIT_KB, NULL, NULL, NULL);
+		DefineCustomIntVariable("gpu_reduce.slots",
+								"Number of shared-memory batch slots.",
+								NULL,
+								&gr_slots, 64, 1, 4096,
+								PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomIntVariable("gpu_reduce.streams_per_device",
+								"Batches the GPU service keeps in flight on each GPU.",
+								NULL,
+								&gr_streams_per_device, 4, 1, 64,
+								PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomStringVariable("gpu_reduce.devices",
+								   "Comma-separated CUDA device numbers the GPU service uses; empty for all.",
+								   NULL,
+								   &gr_devices, "",
+								   PGC_POSTMASTER, 0, NULL, NULL, NULL);
+		DefineCustomBoolVariable("gpu_reduce.register_buffers",
+								 "Registers the shared buffer pool with the GPUs at start, for the page path.",
+								 "Pins shared_buffers in host memory for as long as the server runs.",
+								 &gr_register_buffers, true,
+								 PGC_POSTMASTER, 0, NULL, NULL, NULL);
+	}
+}
