@@ -13,7 +13,6 @@ struct GrCudaResult;
 
 /* the accumulators' functions, by the file that keeps them */
 /* partial.c: the fixed-width accumulators */
-extern void gr_isum_init(GrPartial *p, int32 k);
 extern void gr_isum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
 extern void gr_isum_send(StringInfo buf, GrState *st);
 extern void gr_isum_recv(GrReader *r, GrState *st);

@@ -102,7 +102,7 @@ typedef struct GrShared
 
 extern GrShared *gr_shared;
 
-/* GUCs that size the service (gpu_reduce.c) */
+/* GUCs that size the service (guc.c) */
 extern int	gr_slot_size_kb;
 extern int	gr_slots;
 extern int	gr_streams_per_device;

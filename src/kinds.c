@@ -49,7 +49,7 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 	[GR_ACC_NONE] = {"none"},
 	[GR_ACC_ISUM] = {
 		.name = "isum", .size = UPTO(isum, int128), .batches = true, .row_folds = true,
-		.init = gr_isum_init, .fold_batch = gr_cpu_isum,
+		.fold_batch = gr_cpu_isum,
 		.combine = gr_isum_combine, .send = gr_isum_send, .recv = gr_isum_recv,
 		.gpu_op = gpu_op_sum, .from_gpu = gr_isum_from_gpu,
 	},

@@ -598,7 +598,7 @@ gr_num_sum_fold(GrPartial *p, MemoryContext mcxt, Datum value)
 }
 
 /*
- * Scratch memory of gr_numeric_add: detoasted copies and numeric_add's
+ * Scratch memory of gr_numeric_fold: detoasted copies and numeric_add's
  * temporaries.  The bulk scan adds values straight from the
  * pages in one long-lived context, so they go here, reset every
  * GR_NUMERIC_SCRATCH_ROWS values; what a state keeps is copied into its

@@ -18,12 +18,7 @@
 #include "libpq/pqformat.h"
 #include "gr_cuda.h"
 
-/* empty partial results (the rest of the used size is zero) */
-void
-gr_isum_init(GrPartial *p, int32 k)
-{
-}
-
+/* empty partial results (the rest of the used size is zero; isum needs nothing more) */
 void
 gr_xsum_acc_init(GrPartial *p, int32 k)
 {
@@ -189,6 +184,13 @@ gr_partial_sorted_keys(GrPartial *p, int64 **keys)
 	return p->nkeys;
 }
 
+/* Whether an order key can come from a value of the type. */
+static bool
+key_in_range(GrType type, int64 key)
+{
+	return key >= gr_type_info(type)->key_min && key <= gr_type_info(type)->key_max;
+}
+
 /*
  * Serialized fields (serial.c writes the common header; the layout is
  * listed there).  Every reader checks what it reads.
@@ -282,7 +284,7 @@ void
 gr_key_recv(GrReader *r, GrState *st)
 {
 	st->partial.key = (int64) gr_read_uint(r, 8);
-	if (!gr_key_in_range(st->type, st->partial.key))
+	if (!key_in_range(st->type, st->partial.key))
 		gr_malformed("value out of range for its type");
 }
 
@@ -324,7 +326,7 @@ gr_topk_recv(GrReader *r, GrState *st)
 	{
 		int64		key = (int64) gr_read_uint(r, 8);
 
-		if (!gr_key_in_range(st->type, key))
+		if (!key_in_range(st->type, key))
 			gr_malformed("value out of range for its type");
 		if (i > 0 && key > prev)
 			gr_malformed("top-k values not in descending order");

@@ -127,7 +127,7 @@ typedef struct GrNumHead
  * Partial result of all values reduced so far.  Min, max and top-k work on
  * order keys (gr_key_*), integers that sort like PostgreSQL sorts the values.
  * Only the fields of the state's operation are in use, so they share space
- * (gr_partial_size() says how much of it an operation uses): a GROUP BY
+ * (its accumulator's size says how much of it a kind uses, kinds.c): a GROUP BY
  * keeps one per group.
  */
 typedef struct GrPartial
@@ -214,7 +214,7 @@ typedef struct GrStateExt
 /*
  * The transition state of every gpu_reduce aggregate.  A GROUP BY holds one
  * per group and touches one per row, so a state is as small as its
- * operation allows (gr_partial_size): at most 64 bytes, palloc's size class
+ * accumulator allows (GrAccum.size): at most 64 bytes, palloc's size class
  * of native sum(int8)'s state, for every operation.  What only states with
  * a batch buffer or a GPU slot need is in ext.  The state is palloc'd in
  * the aggregate context, which gr_state_mcxt() finds from its chunk header.
@@ -226,7 +226,7 @@ typedef struct GrState
 	uint8		op;				/* GrOp: its row of the kinds table */
 	uint8		type;			/* GrType */
 	uint8		acc;			/* GrAccId: the accumulator its kind keeps for its type */
-	GrPartial	partial;		/* last: only gr_partial_size() of it exists */
+	GrPartial	partial;		/* last: only GrAccum.size of it exists */
 } GrState;
 
 /* GUCs (guc.c) */

@@ -2,7 +2,7 @@
  * wire.c
  *	  The primitives of serialized states (the layout is listed in serial.c):
  *	  a bounds-checked big-endian reader, numerics as numeric_out's text
- *	  and their strict parser, and the key range check.  A malformed value is
+ *	  and their strict parser.  A malformed value is
  *	  an ERROR, never a crash or a wrong answer.
  */
 #include "wire.h"
@@ -99,12 +99,5 @@ gr_read_numeric(GrReader *r, bool allow_none)
 	v = numeric_parse((const char *) r->data + r->pos, len);
 	r->pos += len;
 	return v;
-}
-
-/* Whether an order key can come from a value of the type. */
-bool
-gr_key_in_range(GrType type, int64 key)
-{
-	return key >= gr_type_info(type)->key_min && key <= gr_type_info(type)->key_max;
 }
 

@@ -1,7 +1,7 @@
 /*
  * wire.h
  *	  The primitives of serialized states: a bounds-checked reader, numerics
- *	  as text, the checks every accumulator's reader shares (wire.c).
+ *	  as text (wire.c).
  */
 #ifndef GR_WIRE_H
 #define GR_WIRE_H
@@ -22,6 +22,5 @@ extern uint64 gr_read_uint(GrReader *r, int n);
 pg_noreturn extern void gr_malformed(const char *detail);
 extern void gr_send_numeric(StringInfo buf, Datum value);
 extern Datum gr_read_numeric(GrReader *r, bool allow_none);
-extern bool gr_key_in_range(GrType type, int64 key);
 
 #endif							/* GR_WIRE_H */
