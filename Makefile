@@ -9,14 +9,15 @@ EXTENSION = gpu_reduce
 MODULE_big = gpu_reduce
 # 1.2 on: the install and upgrade scripts are generated from sqlgen/ (the
 # type x aggregate matrix and the hand-written parts) and committed, so that
-# a copy of the scripts without make (test/gpu_host.sh) has them too
-GENERATED_SQL = gpu_reduce--1.2.sql gpu_reduce--1.1--1.2.sql
+# a copy of the scripts without make (test/gpu_host.sh) has them too; an
+# install script of an older version stays as it was released
+GENERATED_SQL = gpu_reduce--1.3.sql gpu_reduce--1.1--1.2.sql gpu_reduce--1.2--1.3.sql
 DATA = gpu_reduce--1.0.sql gpu_reduce--1.1.sql gpu_reduce--1.0--1.1.sql \
-	$(GENERATED_SQL)
+	gpu_reduce--1.2.sql $(GENERATED_SQL)
 OBJS = src/gpu_reduce.o src/guc.o src/types.o src/kinds.o src/finals.o src/wire.o src/agg.o src/batch.o src/partial.o \
 	src/cpu_reduce.o src/numeric_state.o src/serial.o src/stats.o src/xsum.o \
 	src/gpu_client.o src/gpu_shmem.o src/bulk_plan.o src/bulk_scan.o \
-	src/page_path.o
+	src/page_path.o src/variance.o
 
 REGRESS = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=gpu_reduce
@@ -45,10 +46,12 @@ PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
 all: $(GENERATED_SQL)
-gpu_reduce--1.2.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/head.sql
-	sh sqlgen/gen.sh install 1.2 > $@.tmp && mv $@.tmp $@
+gpu_reduce--1.3.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/head.sql
+	sh sqlgen/gen.sh install 1.3 > $@.tmp && mv $@.tmp $@
 gpu_reduce--1.1--1.2.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.2.sql
 	sh sqlgen/gen.sh upgrade 1.1 1.2 > $@.tmp && mv $@.tmp $@
+gpu_reduce--1.2--1.3.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.3.sql
+	sh sqlgen/gen.sh upgrade 1.2 1.3 > $@.tmp && mv $@.tmp $@
 
 ifeq ($(WITH_CUDA),yes)
 $(shlib): cuda/libgr_cuda.a

@@ -80,6 +80,8 @@ extern void gr_xsum_init(GrXsum *x);
 extern void gr_xsum_add_double(GrXsum *x, double v);
 extern void gr_xsum_add_doubles(GrXsum *x, const double *v, int64_t n);
 extern void gr_xsum_add_floats(GrXsum *x, const float *v, int64_t n);
+extern void gr_xsum_add_squares_doubles(GrXsum *x, const double *v, int64_t n);
+extern void gr_xsum_add_squares_floats(GrXsum *x, const float *v, int64_t n);
 extern void gr_xsum_normalize(GrXsum *x);
 extern void gr_xsum_merge(GrXsum *dst, const GrXsum *src);
 extern GrXsumStatus gr_xsum_round(GrXsum *x, int64_t count, int precision,

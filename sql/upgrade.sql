@@ -1,8 +1,8 @@
 --
--- Upgrades: a 1.0 or 1.1 install brought to the default version (1.2) by
--- ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
--- gpu_reduce--1.1--1.2.sql) must be the catalog a fresh install
--- (gpu_reduce--1.2.sql) makes, and its aggregates must answer.  An object
+-- Upgrades: a 1.0, 1.1 or 1.2 install brought to the default version (1.3)
+-- by ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
+-- gpu_reduce--1.1--1.2.sql, gpu_reduce--1.2--1.3.sql) must be the catalog a
+-- fresh install (gpu_reduce--1.3.sql) makes, and its aggregates must answer.  An object
 -- added to one script and not the other shows up below as a row of the
 -- difference.  Runs in a database of its own, so the suite's database keeps
 -- its install whatever the order of the tests.
@@ -71,6 +71,18 @@ ALTER EXTENSION gpu_reduce UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_updated11 AS SELECT ext_fingerprint() AS line;
 
+-- 1.3's variance family answers after the update
+SELECT gpu_variance(x)::text = var_samp(x)::text AS variance_ok,
+       gpu_stddev_pop(x / 8.0)::text = stddev_pop(x / 8.0)::text AS stddev_pop_ok
+FROM generate_series(1, 1000) AS x;
+
+-- 1.2, then UPDATE to the default version
+DROP EXTENSION gpu_reduce;
+CREATE EXTENSION gpu_reduce VERSION '1.2';
+ALTER EXTENSION gpu_reduce UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_updated12 AS SELECT ext_fingerprint() AS line;
+
 -- a fresh install of the default version
 DROP EXTENSION gpu_reduce;
 CREATE EXTENSION gpu_reduce;
@@ -94,6 +106,12 @@ ORDER BY 1, 2;
 UNION ALL
 (SELECT 'only in a fresh install', line FROM fp_fresh
  EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated11)
+ORDER BY 1, 2;
+(SELECT 'only after 1.2 + UPDATE' AS install, line FROM fp_updated12
+ EXCEPT ALL SELECT 'only after 1.2 + UPDATE', line FROM fp_fresh)
+UNION ALL
+(SELECT 'only in a fresh install', line FROM fp_fresh
+ EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated12)
 ORDER BY 1, 2;
 
 \c :regress_db

@@ -22,10 +22,13 @@ upgrade) lo=$2; hi=$3; cat "$dir/upgrade-$hi.sql" ;;
 esac
 
 awk -v lo="$lo" -v hi="$hi" -v mode="$mode" '
-function agg(name, type, ret, extra_arg, sspace,   args, fargs) {
+function agg(name, type, ret, extra_arg, sspace, csym,   args, fargs) {
 	args = type extra_arg
+	# the transition C function: its own for the first kinds, else the shared one
+	if (csym == "")
+		csym = "gpu_reduce_" name "_trans"
 	printf "CREATE FUNCTION gpu_%s_trans(internal, %s) RETURNS internal\n", name, args
-	printf "    AS '\''MODULE_PATHNAME'\'', '\''gpu_reduce_%s_trans'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE\n", name
+	printf "    AS '\''MODULE_PATHNAME'\'', '\''%s'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE\n", csym
 	printf "    SUPPORT gpu_reduce_planner_support;\n"
 	printf "CREATE FUNCTION gpu_%s_final(internal, %s) RETURNS %s\n", name, args, ret
 	printf "    AS '\''MODULE_PATHNAME'\'', '\''gpu_reduce_final'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE;\n"
@@ -37,19 +40,32 @@ function agg(name, type, ret, extra_arg, sspace,   args, fargs) {
 	printf "    PARALLEL = SAFE\n"
 	printf ");\n\n"
 }
+function in_range(v) { return v + 0 > lo + 0 && v + 0 <= hi + 0 }
 /^[ \t]*(#|$)/ { next }
+/^@family/ { family_since[$2] = $3; next }
 {
-	type = $1; since = $2; sum = $3; avg = $4; space = $5
-	gsub(/_/, " ", type); gsub(/_/, " ", sum); gsub(/_/, " ", avg)
-	if (!(since + 0 > lo + 0 && since + 0 <= hi + 0))
-		next
-	printf "-- %s (since %s)\n\n", type, since
-	if (sum != "-")
-		agg("sum", type, sum, "", space)
-	agg("min", type, type, "", 256)
-	agg("max", type, type, "", 256)
-	if (avg != "-")
-		agg("avg", type, avg, "", space)
-	agg("top2", type, type "[]", "", 256)
-	agg("topk", type, type "[]", ", integer", 1024)
+	type = $1; since = $2; sum = $3; avg = $4; space = $5; var = $6
+	gsub(/_/, " ", type); gsub(/_/, " ", sum); gsub(/_/, " ", avg); gsub(/_/, " ", var)
+	if (in_range(since))
+	{
+		printf "-- %s (since %s)\n\n", type, since
+		if (sum != "-")
+			agg("sum", type, sum, "", space)
+		agg("min", type, type, "", 256)
+		agg("max", type, type, "", 256)
+		if (avg != "-")
+			agg("avg", type, avg, "", space)
+		agg("top2", type, type "[]", "", 256)
+		agg("topk", type, type "[]", ", integer", 1024)
+	}
+	# the variance family: from the later of its version and the type version
+	vsince = family_since["var"] + 0 > since + 0 ? family_since["var"] : since
+	if (var != "-" && var != "" && in_range(vsince))
+	{
+		printf "-- %s: the variance family (since %s)\n\n", type, vsince
+		agg("variance", type, var, "", 256, "gpu_reduce_trans")
+		agg("var_pop", type, var, "", 256, "gpu_reduce_trans")
+		agg("stddev", type, var, "", 256, "gpu_reduce_trans")
+		agg("stddev_pop", type, var, "", 256, "gpu_reduce_trans")
+	}
 }' "$dir/matrix.txt"

@@ -9,6 +9,8 @@
 #include "state.h"
 #include "wire.h"
 
+#include "utils/numeric.h"
+
 struct GrCudaResult;
 
 /* the accumulators' functions, by the file that keeps them */
@@ -35,6 +37,8 @@ extern void gr_topk_send(StringInfo buf, GrState *st);
 extern void gr_topk_recv(GrReader *r, GrState *st);
 extern int32 gr_topk_recv_head(GrReader *r, GrPartial *p);
 extern void gr_topk_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_xsum_send(StringInfo buf, GrXsum *x);
+extern void gr_xsum_recv(GrReader *r, GrXsum *x, int64 count);
 
 /* cpu_reduce.c: the CPU's batch folds */
 extern void gr_cpu_isum(GrState *st, const void *values, int32 n);
@@ -59,17 +63,45 @@ extern void gr_num_min_recv(GrReader *r, GrState *st);
 extern void gr_num_max_recv(GrReader *r, GrState *st);
 extern void gr_num_topk_send(StringInfo buf, GrState *st);
 extern void gr_num_topk_recv(GrReader *r, GrState *st);
+extern void gr_num_sum_send_partial(StringInfo buf, const GrPartial *p);
+extern void gr_num_sum_recv_partial(GrReader *r, GrPartial *p, int64 count);
+extern Datum gr_num_sum_exact(GrPartial *p);
+
+/* variance.c: the variance family's accumulators and results */
+extern void gr_ivar_fold(GrState *st, const void *values, int32 n);
+extern void gr_ivar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_ivar_send(StringInfo buf, GrState *st);
+extern void gr_ivar_recv(GrReader *r, GrState *st);
+extern void gr_ivar_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_fvar_fold(GrState *st, const void *values, int32 n);
+extern void gr_fvar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_fvar_send(StringInfo buf, GrState *st);
+extern void gr_fvar_recv(GrReader *r, GrState *st);
+extern void gr_fvar_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern void gr_nvar_fold(GrPartial *p, MemoryContext mcxt, Datum value);
+extern void gr_nvar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
+extern void gr_nvar_send(StringInfo buf, GrState *st);
+extern void gr_nvar_recv(GrReader *r, GrState *st);
+#define GR_VAR_FINALS(name) \
+	extern Datum gr_final_##name##_int(GrState *st, bool *isnull); \
+	extern Datum gr_final_##name##_float(GrState *st, bool *isnull); \
+	extern Datum gr_final_##name##_numeric(GrState *st, bool *isnull)
+GR_VAR_FINALS(variance);
+GR_VAR_FINALS(var_pop);
+GR_VAR_FINALS(stddev);
+GR_VAR_FINALS(stddev_pop);
 
 /* results (finals.c, numeric_state.c) */
-extern Datum gr_final_sum_int(GrState *st);
-extern Datum gr_final_sum_float(GrState *st);
-extern Datum gr_final_avg_int(GrState *st);
-extern Datum gr_final_avg_float(GrState *st);
-extern Datum gr_final_key(GrState *st);
-extern Datum gr_final_key_array(GrState *st);
-extern Datum gr_numeric_sum_final(GrState *st);
-extern Datum gr_numeric_avg_final(GrState *st);
-extern Datum gr_numeric_best_final(GrState *st);
-extern Datum gr_numeric_array_final(GrState *st);
+extern Numeric gr_int128_to_numeric(int128 v);
+extern Datum gr_final_sum_int(GrState *st, bool *isnull);
+extern Datum gr_final_sum_float(GrState *st, bool *isnull);
+extern Datum gr_final_avg_int(GrState *st, bool *isnull);
+extern Datum gr_final_avg_float(GrState *st, bool *isnull);
+extern Datum gr_final_key(GrState *st, bool *isnull);
+extern Datum gr_final_key_array(GrState *st, bool *isnull);
+extern Datum gr_numeric_sum_final(GrState *st, bool *isnull);
+extern Datum gr_numeric_avg_final(GrState *st, bool *isnull);
+extern Datum gr_numeric_best_final(GrState *st, bool *isnull);
+extern Datum gr_numeric_array_final(GrState *st, bool *isnull);
 
 #endif							/* GR_ACCUM_H */

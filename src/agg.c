@@ -23,6 +23,7 @@ PG_FUNCTION_INFO_V1(gpu_reduce_max_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_avg_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_top2_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_topk_trans);
+PG_FUNCTION_INFO_V1(gpu_reduce_trans);
 PG_FUNCTION_INFO_V1(gpu_reduce_final);
 PG_FUNCTION_INFO_V1(gpu_reduce_combine);
 
@@ -147,6 +148,8 @@ transition_rest(FunctionCallInfo fcinfo, GrOp op)
 			return transition(fcinfo, GR_OP_AVG, 0);
 		case GR_OP_TOPK:
 			return transition(fcinfo, GR_OP_TOPK, 2);
+		default:
+			break;
 	}
 	pg_unreachable();
 }
@@ -194,6 +197,62 @@ gpu_reduce_top2_trans(PG_FUNCTION_ARGS)
 	if (likely(add_row(fcinfo, GR_OP_TOPK)))
 		return PG_GETARG_DATUM(0);
 	return transition_rest(fcinfo, GR_OP_TOPK);
+}
+
+/* What the shared transition knows of its aggregate, once per call site. */
+typedef struct TransInfo
+{
+	GrOp		op;
+	GrType		type;
+} TransInfo;
+
+/*
+ * The transition of every kind without a function of its own (the
+ * variance family): the kind from the SQL function's name, gpu_<kind>_trans,
+ * looked up in the kinds table once per call site.  A kind gets a function
+ * of its own only for a per-row path compiled for it.
+ */
+Datum
+gpu_reduce_trans(PG_FUNCTION_ARGS)
+{
+	TransInfo  *ti = fcinfo->flinfo->fn_extra;
+	GrState    *st;
+
+	if (PG_ARGISNULL(1))
+	{
+		if (PG_ARGISNULL(0))
+			PG_RETURN_NULL();
+		PG_RETURN_POINTER(PG_GETARG_POINTER(0));
+	}
+	if (ti == NULL)
+	{
+		char	   *name = get_func_name(fcinfo->flinfo->fn_oid);
+		size_t		len = name != NULL ? strlen(name) : 0;
+		int32		k;
+
+		ti = MemoryContextAllocZero(fcinfo->flinfo->fn_mcxt, sizeof(TransInfo));
+		if (len > 6 && strcmp(name + len - 6, "_trans") == 0)
+		{
+			name[len - 6] = '\0';
+			ti->op = gr_kind_of_name(name, &k);
+		}
+		if (ti->op == 0 || gr_kind(ti->op)->takes_k)
+			elog(ERROR, "gpu_reduce_trans: function %u is not a gpu_reduce transition",
+				 fcinfo->flinfo->fn_oid);
+		ti->type = type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1));
+		if (gr_kind_acc_id(ti->op, ti->type) == GR_ACC_NONE)
+			ereport(ERROR,
+					(errcode(ERRCODE_DATATYPE_MISMATCH),
+					 errmsg("gpu_%s does not accept type %s", gr_kind(ti->op)->name,
+							format_type_be(gr_type_info(ti->type)->oid))));
+		fcinfo->flinfo->fn_extra = ti;
+	}
+	if (PG_ARGISNULL(0))
+		st = gr_state_create(aggregate_context(fcinfo), ti->op, ti->type, 0);
+	else
+		st = (GrState *) PG_GETARG_POINTER(0);
+	gr_state_add(st, ti->op, PG_GETARG_DATUM(1));
+	PG_RETURN_POINTER(st);
 }
 
 /* The ERROR for a group whose rows (or workers' states) disagree on k. */
@@ -256,7 +315,7 @@ gr_state_final(GrState *st, bool *isnull)
 		return (Datum) 0;
 	}
 
-	return gr_kind(st->op)->by_class[gr_type_info(st->type)->value_class].final(st);
+	return gr_kind(st->op)->by_class[gr_type_info(st->type)->value_class].final(st, isnull);
 }
 
 /* Final function of every aggregate; the state knows which one it is. */

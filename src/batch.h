@@ -87,6 +87,15 @@ gr_fold_value(GrState *st, GrOp op, Datum value)
 		case GR_OP_TOPK:
 			gr_partial_topk_push(p, gr_state_mcxt(st), key);
 			break;
+		default:
+			{
+				/* a kind with no fold in place: its accumulator's batch fold */
+				uint64		bits;
+
+				gr_store_value(st->type, &bits, 0, value);
+				gr_state_accum(st)->fold_batch(st, &bits, 1);
+			}
+			break;
 	}
 	p->count++;
 }

@@ -446,6 +446,9 @@ feed_output(BulkScanState *bs, BulkOutput *out, const uint64 *vals, int n,
 		case GR_OP_TOPK:
 			gr_state_add_many(out->st, GR_OP_TOPK, vals, n);
 			break;
+		default:
+			gr_state_add_many(out->st, out->op, vals, n);
+			break;
 	}
 }
 

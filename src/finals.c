@@ -17,8 +17,8 @@
  * An int128 as a numeric: directly when it fits in int64 (the common case,
  * and a GROUP BY finalizes one per group), else through its decimal text.
  */
-static Numeric
-int128_to_numeric(int128 v)
+Numeric
+gr_int128_to_numeric(int128 v)
 {
 	char		buf[48];
 	char	   *p = buf + sizeof(buf) - 1;
@@ -70,12 +70,12 @@ rounded_float_sum(GrPartial *p, bool single)
  * integer (with int8's overflow error), numeric for bigint.
  */
 Datum
-gr_final_sum_int(GrState *st)
+gr_final_sum_int(GrState *st, bool *isnull)
 {
 	int128		sum = st->partial.isum;
 
 	if (gr_type_info(st->type)->sum_type == NUMERICOID)
-		return NumericGetDatum(int128_to_numeric(sum));
+		return NumericGetDatum(gr_int128_to_numeric(sum));
 	if (sum < PG_INT64_MIN || sum > PG_INT64_MAX)
 		ereport(ERROR,
 				(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
@@ -85,16 +85,16 @@ gr_final_sum_int(GrState *st)
 
 /* gpu_avg of an integer type: numeric, as numeric.c's int8_avg builds it. */
 Datum
-gr_final_avg_int(GrState *st)
+gr_final_avg_int(GrState *st, bool *isnull)
 {
 	return DirectFunctionCall2(numeric_div,
-							   NumericGetDatum(int128_to_numeric(st->partial.isum)),
+							   NumericGetDatum(gr_int128_to_numeric(st->partial.isum)),
 							   NumericGetDatum(int64_to_numeric(st->partial.count)));
 }
 
 /* gpu_sum of a float type: the exact sum rounded once to the input type. */
 Datum
-gr_final_sum_float(GrState *st)
+gr_final_sum_float(GrState *st, bool *isnull)
 {
 	if (gr_type_info(st->type)->sum_type == FLOAT4OID)
 		return Float4GetDatum((float4) rounded_float_sum(&st->partial, true));
@@ -103,7 +103,7 @@ gr_final_sum_float(GrState *st)
 
 /* gpu_avg of a float type: the rounded exact sum over the count. */
 Datum
-gr_final_avg_float(GrState *st)
+gr_final_avg_float(GrState *st, bool *isnull)
 {
 	return Float8GetDatum(rounded_float_sum(&st->partial, false) /
 						  (float8) st->partial.count);
@@ -111,14 +111,14 @@ gr_final_avg_float(GrState *st)
 
 /* gpu_min/gpu_max of a fixed-width type: the value of the kept key. */
 Datum
-gr_final_key(GrState *st)
+gr_final_key(GrState *st, bool *isnull)
 {
 	return gr_type_info(st->type)->from_key(st->partial.key);
 }
 
 /* gpu_top2/gpu_topk of a fixed-width type: an array of it, largest first. */
 Datum
-gr_final_key_array(GrState *st)
+gr_final_key_array(GrState *st, bool *isnull)
 {
 	int64	   *keys;
 	int			n = gr_partial_sorted_keys(&st->partial, &keys);

@@ -33,6 +33,12 @@ gpu_op_max(int32 k)
 	return GR_CUDA_MAX;
 }
 
+static int
+gpu_op_sumsq(int32 k)
+{
+	return GR_CUDA_SUMSQ;
+}
+
 /* top-2 in registers; a larger k sorts the batch, within the service's room */
 static int
 gpu_op_topk(int32 k)
@@ -98,6 +104,24 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 		.fold_datum = gr_num_topk_fold, .combine = gr_num_topk_combine,
 		.send = gr_num_topk_send, .recv = gr_num_topk_recv,
 	},
+	/* the variance family (variance.c) */
+	[GR_ACC_IVAR] = {
+		.name = "ivar", .size = UPTO(vsq_hi, uint64), .batches = true,
+		.fold_batch = gr_ivar_fold, .combine = gr_ivar_combine,
+		.send = gr_ivar_send, .recv = gr_ivar_recv,
+		.gpu_op = gpu_op_sumsq, .from_gpu = gr_ivar_from_gpu,
+	},
+	[GR_ACC_FVAR] = {
+		.name = "fvar", .size = UPTO(vx2, GrXsum *), .batches = true,
+		.fold_batch = gr_fvar_fold, .combine = gr_fvar_combine,
+		.send = gr_fvar_send, .recv = gr_fvar_recv,
+		.gpu_op = gpu_op_sumsq, .from_gpu = gr_fvar_from_gpu,
+	},
+	[GR_ACC_NVAR] = {
+		.name = "nvar", .size = UPTO(vn2, GrPartial *),
+		.fold_datum = gr_nvar_fold, .combine = gr_nvar_combine,
+		.send = gr_nvar_send, .recv = gr_nvar_recv,
+	},
 };
 
 /* what a kind keeps and returns for each value class */
@@ -135,6 +159,15 @@ const GrAggKind gr_kinds[GR_OP_LAST + 1] = {
 							 CLASS(GR_ACC_KEY_TOPK, gr_final_key_array),
 							 CLASS(GR_ACC_NUM_TOPK, gr_numeric_array_final)),
 	},
+#define VAR_KIND(nm) \
+	.name = #nm, .arith = true, \
+	.by_class = BY_CLASS(CLASS(GR_ACC_IVAR, gr_final_##nm##_int), \
+						 CLASS(GR_ACC_FVAR, gr_final_##nm##_float), \
+						 CLASS(GR_ACC_NVAR, gr_final_##nm##_numeric))
+	[GR_OP_VARIANCE] = {VAR_KIND(variance)},
+	[GR_OP_VAR_POP] = {VAR_KIND(var_pop)},
+	[GR_OP_STDDEV] = {VAR_KIND(stddev)},
+	[GR_OP_STDDEV_POP] = {VAR_KIND(stddev_pop)},
 };
 
 /* The accumulator id of a kind over a type; GR_ACC_NONE if not offered. */

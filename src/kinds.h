@@ -33,6 +33,9 @@ typedef enum GrAccId
 	GR_ACC_NUM_MIN,				/* numeric: a copy of the smallest value */
 	GR_ACC_NUM_MAX,				/* numeric: a copy of the largest value */
 	GR_ACC_NUM_TOPK,			/* numeric: min-heap of copies of the k largest */
+	GR_ACC_IVAR,				/* integers: sums of the values and their squares */
+	GR_ACC_FVAR,				/* floats: exact sums of the values and their squares */
+	GR_ACC_NVAR,				/* numeric: exact sums of the values and their squares */
 	GR_ACC_COUNT
 } GrAccId;
 
@@ -70,7 +73,8 @@ typedef struct GrAccum
 typedef struct GrKindClass
 {
 	uint8		acc;			/* GrAccId; GR_ACC_NONE: not offered */
-	Datum		(*final) (GrState *st); /* the SQL result of a non-empty state */
+	/* the SQL result of a non-empty state (*isnull is false on entry) */
+	Datum		(*final) (GrState *st, bool *isnull);
 } GrKindClass;
 
 /* One aggregate kind (GrOp numbers its row; they are in serialized states). */

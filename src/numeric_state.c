@@ -709,8 +709,8 @@ special_sum(GrPartial *p)
 }
 
 /* The exact sum of the finite values, of the largest input display scale. */
-static Datum
-exact_sum(GrPartial *p)
+Datum
+gr_num_sum_exact(GrPartial *p)
 {
 	Datum		fast = scaled_to_numeric(p->nsum, p->nscale);
 
@@ -721,16 +721,16 @@ exact_sum(GrPartial *p)
 
 /* gpu_sum(numeric): sum()'s value and text. */
 Datum
-gr_numeric_sum_final(GrState *st)
+gr_numeric_sum_final(GrState *st, bool *isnull)
 {
 	Datum		special = special_sum(&st->partial);
 
-	return special != (Datum) 0 ? special : exact_sum(&st->partial);
+	return special != (Datum) 0 ? special : gr_num_sum_exact(&st->partial);
 }
 
 /* gpu_avg(numeric): the exact sum over the count of finite values, as numeric_avg. */
 Datum
-gr_numeric_avg_final(GrState *st)
+gr_numeric_avg_final(GrState *st, bool *isnull)
 {
 	GrPartial  *p = &st->partial;
 	Datum		special = special_sum(p);
@@ -740,7 +740,7 @@ gr_numeric_avg_final(GrState *st)
 		return special;
 	if (p->nslow != NULL)
 		n -= p->nslow->nan + p->nslow->pinf + p->nslow->ninf;
-	return DirectFunctionCall2(numeric_div, exact_sum(p),
+	return DirectFunctionCall2(numeric_div, gr_num_sum_exact(p),
 							   NumericGetDatum(int64_to_numeric(n)));
 }
 
@@ -765,14 +765,14 @@ numeric_sorted(GrPartial *p, Datum **values)
 
 /* gpu_min/gpu_max of numeric: the kept value. */
 Datum
-gr_numeric_best_final(GrState *st)
+gr_numeric_best_final(GrState *st, bool *isnull)
 {
 	return num_copy(CurrentMemoryContext, st->partial.nbest);
 }
 
 /* gpu_top2/gpu_topk of numeric: an array, largest first. */
 Datum
-gr_numeric_array_final(GrState *st)
+gr_numeric_array_final(GrState *st, bool *isnull)
 {
 	Datum	   *values;
 	int			n = numeric_sorted(&st->partial, &values);
@@ -784,11 +784,10 @@ gr_numeric_array_final(GrState *st)
  * Serialized fields (serial.c writes the common header; the layout is
  * listed there).  Every reader checks what it reads.
  */
+/* A numeric sum's fields (also the two sums of a numeric variance). */
 void
-gr_num_sum_send(StringInfo buf, GrState *st)
+gr_num_sum_send_partial(StringInfo buf, const GrPartial *p)
 {
-	GrPartial  *p = &st->partial;
-
 	pq_sendint64(buf, (int64) (p->nsum >> 64));
 	pq_sendint64(buf, (int64) (uint64) p->nsum);
 	pq_sendint32(buf, p->nscale);
@@ -798,10 +797,10 @@ gr_num_sum_send(StringInfo buf, GrState *st)
 	gr_send_numeric(buf, p->nslow ? p->nslow->sum : (Datum) 0);
 }
 
+/* Read them back, checked against the state's count of values. */
 void
-gr_num_sum_recv(GrReader *r, GrState *st)
+gr_num_sum_recv_partial(GrReader *r, GrPartial *p, int64 count)
 {
-	GrPartial  *p = &st->partial;
 	uint64		hi = gr_read_uint(r, 8);
 	uint64		lo = gr_read_uint(r, 8);
 	int32		scale = (int32) gr_read_uint(r, 4);
@@ -813,7 +812,7 @@ gr_num_sum_recv(GrReader *r, GrState *st)
 	if (scale < 0 || scale > GR_NUMERIC_MAX_SCALE)
 		gr_malformed("numeric scale out of range");
 	if (nan < 0 || pinf < 0 || ninf < 0 ||
-		nan > p->count || pinf > p->count || ninf > p->count)
+		nan > count || pinf > count || ninf > count)
 		gr_malformed("special value counts out of range");
 	if (sum != (Datum) 0 &&
 		(numeric_is_nan(DatumGetNumeric(sum)) || numeric_is_inf(DatumGetNumeric(sum))))
@@ -828,6 +827,18 @@ gr_num_sum_recv(GrReader *r, GrState *st)
 		p->nslow->ninf = ninf;
 		p->nslow->sum = sum;
 	}
+}
+
+void
+gr_num_sum_send(StringInfo buf, GrState *st)
+{
+	gr_num_sum_send_partial(buf, &st->partial);
+}
+
+void
+gr_num_sum_recv(GrReader *r, GrState *st)
+{
+	gr_num_sum_recv_partial(r, &st->partial, st->partial.count);
 }
 
 void

@@ -211,11 +211,10 @@ gr_isum_recv(GrReader *r, GrState *st)
 	st->partial.isum = (int128) (((uint128) hi << 64) | lo);
 }
 
+/* An exact float sum's fields: its counters and its nonzero limbs, normalized. */
 void
-gr_xsum_acc_send(StringInfo buf, GrState *st)
+gr_xsum_send(StringInfo buf, GrXsum *x)
 {
-	GrXsum		tmp;
-	GrXsum	   *x = gr_partial_xsum(&st->partial, &tmp);
 	int			first = 0;
 	int			last = GR_XSUM_LIMBS - 1;
 
@@ -234,12 +233,10 @@ gr_xsum_acc_send(StringInfo buf, GrState *st)
 		pq_sendint64(buf, x->limb[i]);
 }
 
+/* Read them into x (initialized here), checked against the state's count. */
 void
-gr_xsum_acc_recv(GrReader *r, GrState *st)
+gr_xsum_recv(GrReader *r, GrXsum *x, int64 count)
 {
-	GrPartial  *p = &st->partial;
-	GrXsum		full;
-	GrXsum	   *x = &full;
 	int			first,
 				nlimbs;
 
@@ -249,8 +246,8 @@ gr_xsum_acc_recv(GrReader *r, GrState *st)
 	x->ninf = (int64) gr_read_uint(r, 8);
 	x->negzero = (int64) gr_read_uint(r, 8);
 	if (x->nan < 0 || x->pinf < 0 || x->ninf < 0 || x->negzero < 0 ||
-		x->nan > p->count || x->pinf > p->count ||
-		x->ninf > p->count || x->negzero > p->count)
+		x->nan > count || x->pinf > count ||
+		x->ninf > count || x->negzero > count)
 		gr_malformed("special value counts out of range");
 	first = (int) gr_read_uint(r, 2);
 	nlimbs = (int) gr_read_uint(r, 2);
@@ -266,8 +263,25 @@ gr_xsum_acc_recv(GrReader *r, GrState *st)
 			gr_malformed("accumulator limb out of range");
 		x->limb[i] = limb;
 	}
+}
+
+void
+gr_xsum_acc_send(StringInfo buf, GrState *st)
+{
+	GrXsum		tmp;
+
+	gr_xsum_send(buf, gr_partial_xsum(&st->partial, &tmp));
+}
+
+void
+gr_xsum_acc_recv(GrReader *r, GrState *st)
+{
+	GrPartial  *p = &st->partial;
+	GrXsum		full;
+
+	gr_xsum_recv(r, &full, p->count);
 	/* kept small when it fits, as the state was before serializing */
-	if (!gr_xsmall_from_xsum(&p->small, x))
+	if (!gr_xsmall_from_xsum(&p->small, &full))
 	{
 		gr_partial_set_xsum(p, MemoryContextAlloc(CurrentMemoryContext, sizeof(GrXsum)));
 		*p->xsum = full;

@@ -29,10 +29,14 @@ typedef enum GrOp
 	GR_OP_MIN = 2,
 	GR_OP_MAX = 3,
 	GR_OP_AVG = 4,
-	GR_OP_TOPK = 5
+	GR_OP_TOPK = 5,
+	GR_OP_VARIANCE = 6,			/* sample variance (var_samp) */
+	GR_OP_VAR_POP = 7,
+	GR_OP_STDDEV = 8,			/* sample standard deviation (stddev_samp) */
+	GR_OP_STDDEV_POP = 9
 } GrOp;
 
-#define GR_OP_LAST GR_OP_TOPK
+#define GR_OP_LAST GR_OP_STDDEV_POP
 
 /*
  * The input type; numbers are part of the state format.  Everything that
@@ -166,6 +170,22 @@ typedef struct GrPartial
 		 */
 		GrXsmall	small;
 		GrXsum	   *xsum;
+		struct					/* variance of an integer type (variance.c) */
+		{
+			int128		vsum;	/* sum of the values */
+			uint128		vsq;	/* sum of their squares: low 128 bits */
+			uint64		vsq_hi; /* and the bits above (int8's squares) */
+		};
+		struct					/* variance of a float type: exact sums of the */
+		{						/* values and of their squares, NULL while empty */
+			GrXsum	   *vx;
+			GrXsum	   *vx2;
+		};
+		struct					/* variance of numeric: two numeric sums */
+		{
+			struct GrPartial *vn1;	/* of the values (its counts: NaN, infinities) */
+			struct GrPartial *vn2;	/* of the squares of the finite values */
+		};
 	};
 } GrPartial;
 

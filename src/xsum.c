@@ -191,6 +191,34 @@ gr_xsum_add_floats(GrXsum *x, const float *v, int64_t n)
 }
 
 /*
+ * Add the square of each value exactly: a double's square is the two
+ * doubles of an fma two-product (hi = v*v rounded, lo = the rest, exact
+ * unless the square is below the subnormal range), a float's square is
+ * exact in one double.  A square that overflows adds +Infinity, a NaN adds
+ * a NaN; the variance finals turn those into PostgreSQL's answers.
+ */
+void
+gr_xsum_add_squares_doubles(GrXsum *x, const double *v, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+	{
+		double		hi = v[i] * v[i];
+
+		gr_xsum_add_double(x, hi);
+		if (isfinite(hi))
+			gr_xsum_add_double(x, fma(v[i], v[i], -hi));
+	}
+}
+
+/* The same for floats: a float's square is exact in a double. */
+void
+gr_xsum_add_squares_floats(GrXsum *x, const float *v, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		gr_xsum_add_double(x, (double) v[i] * (double) v[i]);
+}
+
+/*
  * Propagate carries so that every limb but the top one is in [0, 2^32); the
  * top limb carries the sign.  The value is unchanged.
  */
