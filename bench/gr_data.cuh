@@ -24,11 +24,14 @@ enum GrPattern
 	PAT_NEGZERO,				/* all -0.0 (ints: all INT_MIN) */
 	PAT_TINY,					/* subnormals and the smallest normals */
 	PAT_HUGE,					/* |x| near the top of the range (no overflow to inf in doubles' sum? may) */
+	PAT_SQEDGE,					/* floats: squares at the ends of double's range (overflow,
+								 * subnormal, above the bins' 2^1000) among ordinary values */
 	PAT_COUNT
 };
 
 static const char *const gr_pattern_name[PAT_COUNT] = {
-	"random", "smallint", "wide", "bits", "special", "cancel", "equal", "negzero", "tiny", "huge"
+	"random", "smallint", "wide", "bits", "special", "cancel", "equal", "negzero", "tiny", "huge",
+	"sqedge"
 };
 
 /* splitmix64: a good 64-bit hash of a counter */
@@ -93,6 +96,19 @@ gr_gen_double(int pat, uint64_t i, uint64_t seed)
 			return __longlong_as_double((long long) ((h & 0x000FFFFFFFFFFFFFULL) |
 													 ((uint64_t) (2046 - (h2 % 40)) << 52) |
 													 (h2 & (1ULL << 63))));
+		case PAT_SQEDGE:
+			{
+				/* 2^500..2^513: squares up to and past overflow; 2^-545..2^-500: squares
+				 * subnormal, their fma remainders rounded; else uniform */
+				int			band = (int) (h2 % 3);
+				uint64_t	e = band == 0 ? 1023 + 500 + (h2 >> 8) % 13 :
+					band == 1 ? 1023 - 545 + (h2 >> 8) % 46 : 0;
+
+				if (band == 2)
+					return u;
+				return __longlong_as_double((long long) ((h & 0x000FFFFFFFFFFFFFULL) | (e << 52) |
+														 (h2 & (1ULL << 63))));
+			}
 		default:
 			return u;
 	}
@@ -119,6 +135,14 @@ gr_gen_float(int pat, uint64_t i, uint64_t seed)
 											   (h2 & 0x80000000u)));
 		case PAT_CANCEL:
 			return i % 3 == 0 ? 1e16f : i % 3 == 1 ? 1.0f : -1e16f;
+		case PAT_SQEDGE:
+			/* the largest and the subnormal floats, squares 2^-298..2^256, and ordinary ones */
+			if (h2 % 3 == 0)
+				return __uint_as_float((unsigned) ((h & 0x7FFFFF) | ((254 - ((h2 >> 8) % 20)) << 23) |
+												   (h2 & 0x80000000u)));
+			if (h2 % 3 == 1)
+				return __uint_as_float((unsigned) ((h & 0xFFFFFF) | (h2 & 0x80000000u)));
+			return (float) gr_gen_double(PAT_RANDOM, i, seed);
 		default:
 			return (float) gr_gen_double(pat, i, seed);
 	}

@@ -72,6 +72,44 @@ ref_sum_int(GrCudaType type, const void *values, int64_t n, int64_t *lo, int64_t
 	*hi = (int64_t) (total >> 64);
 }
 
+/*
+ * Sum in 128 bits and sum of squares in 192: each square exact in unsigned
+ * __int128, the sum's carries counted in a third word.
+ */
+void
+ref_sumsq_int(GrCudaType type, const void *values, int64_t n, int64_t *lo, int64_t *hi,
+			  uint64_t sq[3])
+{
+	unsigned __int128 low = 0;
+	uint64_t	top = 0;
+
+	ref_sum_int(type, values, n, lo, hi);
+#pragma omp parallel
+	{
+		unsigned __int128 s = 0;
+		uint64_t	c = 0;
+
+#pragma omp for schedule(static)
+		for (int64_t i = 0; i < n; i++)
+		{
+			int64_t		k = ref_key(type, values, i);
+			uint64_t	m = k < 0 ? -(uint64_t) k : (uint64_t) k;
+			unsigned __int128 q = (unsigned __int128) m * m;
+
+			s += q;
+			c += s < q;
+		}
+#pragma omp critical
+		{
+			low += s;
+			top += c + (low < s);
+		}
+	}
+	sq[0] = (uint64_t) low;
+	sq[1] = (uint64_t) (low >> 64);
+	sq[2] = top;
+}
+
 /* Smallest or largest key. */
 int64_t
 ref_minmax(GrCudaType type, const void *values, int64_t n, bool is_max)
@@ -155,6 +193,31 @@ ref_xsum(GrCudaType type, const void *values, int64_t n, GrXsum *x)
 				gr_xsum_add_doubles(&part, (const double *) values + c, m);
 			else
 				gr_xsum_add_floats(&part, (const float *) values + c, m);
+		}
+#pragma omp critical
+		gr_xsum_merge(x, &part);
+	}
+}
+
+/* Exact sum of squares with src/xsum.c, each square added as it adds them. */
+void
+ref_xsum_squares(GrCudaType type, const void *values, int64_t n, GrXsum *x)
+{
+	gr_xsum_init(x);
+#pragma omp parallel
+	{
+		GrXsum		part;
+
+		gr_xsum_init(&part);
+#pragma omp for schedule(static)
+		for (int64_t c = 0; c < n; c += 1 << 20)
+		{
+			int64_t		m = n - c < (1 << 20) ? n - c : (1 << 20);
+
+			if (type == GR_CUDA_FLOAT8)
+				gr_xsum_add_squares_doubles(&part, (const double *) values + c, m);
+			else
+				gr_xsum_add_squares_floats(&part, (const float *) values + c, m);
 		}
 #pragma omp critical
 		gr_xsum_merge(x, &part);

@@ -6,7 +6,10 @@
  * 2^28 values per type (fewer with --n=), random data made on the device.
  * Each line: our GB/s, CUB's GB/s, the ratio, and the check.  Times are the
  * median of --reps CUDA-event timings after warm-up; GB/s counts the input
- * bytes read once.  Exits non-zero if any check fails.
+ * bytes read once.  The sum of squares (sumsq, xsumsq) is timed against the
+ * same CUB Sum: its ratio is its cost over a plain sum's floor.  --only=xsum:
+ * just the exact sums; --only=sumsq: just the sums and sums of squares.
+ * Exits non-zero if any check fails.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +31,7 @@
 
 static int	reps = 21;
 static bool only_xsum = false;	/* --only=xsum: just the exact sums */
+static bool only_sumsq = false; /* --only=sumsq: sums and sums of squares */
 static int	failures = 0;
 static cudaStream_t stream;
 
@@ -124,9 +128,10 @@ static bool
 check(GrCudaType type, GrCudaOp op, int64_t k, const void *h, int64_t n,
 	  const GrCudaResult *r, const int64_t *topk)
 {
-	if (r->count != n)
+	if (r->count != n || r->op != (int) op)
 		return false;
-	if (op == GR_CUDA_SUM && (type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8))
+	if ((op == GR_CUDA_SUM || op == GR_CUDA_SUMSQ) &&
+		(type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8))
 	{
 		GrXsum		ref, a, b;
 		double		da, db;
@@ -138,7 +143,21 @@ check(GrCudaType type, GrCudaOp op, int64_t k, const void *h, int64_t n,
 		b = r->xsum;
 		if (gr_xsum_to_double(&a, n, &da) != gr_xsum_to_double(&b, n, &db))
 			return false;
-		return memcmp(&da, &db, 8) == 0;
+		if (memcmp(&da, &db, 8) != 0)
+			return false;
+		if (op == GR_CUDA_SUM)
+			return true;
+		ref_xsum_squares(type, h, n, &ref);
+		return ref_xsum_limbs_bounded(&r->xsum2) && ref_xsum_equal(&ref, &r->xsum2);
+	}
+	if (op == GR_CUDA_SUMSQ)
+	{
+		int64_t		lo, hi;
+		uint64_t	sq[3];
+
+		ref_sumsq_int(type, h, n, &lo, &hi, sq);
+		return lo == r->sum_lo && hi == r->sum_hi && sq[0] == r->sq[0] && sq[1] == r->sq[1] &&
+			sq[2] == r->sq[2];
 	}
 	if (op == GR_CUDA_SUM)
 	{
@@ -223,6 +242,8 @@ main(int argc, char **argv)
 			reps = atoi(argv[i] + 7);
 		else if (strcmp(argv[i], "--only=xsum") == 0)
 			only_xsum = true;
+		else if (strcmp(argv[i], "--only=sumsq") == 0)
+			only_sumsq = true;
 	}
 	CK(gr_cuda_device_info(0, &info));
 	printf("device: %s, %d SMs, %.1f GiB; n = %lld values per type, median of %d runs\n",
@@ -254,8 +275,10 @@ main(int argc, char **argv)
 		{
 			snprintf(label, sizeof(label), "sum %s", type_name[type]);
 			bench_one(ctx, label, type, GR_CUDA_SUM, 0, d, h, n, d_cub_out, res, true);
+			snprintf(label, sizeof(label), "sumsq %s", type_name[type]);
+			bench_one(ctx, label, type, GR_CUDA_SUMSQ, 0, d, h, n, d_cub_out, res, true);
 		}
-		if (!only_xsum)
+		if (!only_xsum && !only_sumsq)
 		{
 			snprintf(label, sizeof(label), "min %s", type_name[type]);
 			bench_one(ctx, label, type, GR_CUDA_MIN, 1, d, h, n, d_cub_out, res, true);
@@ -271,6 +294,8 @@ main(int argc, char **argv)
 
 			for (int pat : pats)
 			{
+				if (only_sumsq && pat != PAT_RANDOM && pat != PAT_WIDE && pat != PAT_SPECIAL)
+					continue;
 				if (pat != PAT_RANDOM)
 				{
 					CKR(gr_fill(d, type, pat, n, 99 + type + pat));
@@ -279,6 +304,11 @@ main(int argc, char **argv)
 				}
 				snprintf(label, sizeof(label), "xsum %s %s", type_name[type], gr_pattern_name[pat]);
 				bench_one(ctx, label, type, GR_CUDA_SUM, 0, d, h, n, d_cub_out, res, true);
+				if (only_xsum)
+					continue;
+				snprintf(label, sizeof(label), "xsumsq %s %s", type_name[type],
+						 gr_pattern_name[pat]);
+				bench_one(ctx, label, type, GR_CUDA_SUMSQ, 0, d, h, n, d_cub_out, res, true);
 			}
 		}
 	}
@@ -291,7 +321,7 @@ main(int argc, char **argv)
 			double		ms;
 			bool		ok;
 
-			if (only_xsum)
+			if (only_xsum || only_sumsq)
 				continue;
 
 			CK(gr_cuda_host_alloc((size_t) k * 8, (void **) &topk));
@@ -313,7 +343,7 @@ main(int argc, char **argv)
 		}
 
 	/* the service's path: 8 MiB pinned slots, copy in + exact sum + copy out, 4 streams */
-	if (!only_xsum)
+	if (!only_xsum && !only_sumsq)
 	{
 		const int	NCTX = 4,
 					BATCHES = 64;

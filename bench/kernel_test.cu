@@ -22,7 +22,7 @@
 	fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
 
 static const char *const type_name[] = {"", "int2", "int4", "int8", "float4", "float8"};
-static const char *const op_name[] = {"", "sum", "min", "max", "", "topk", "top2"};
+static const char *const op_name[] = {"", "sum", "min", "max", "", "topk", "top2", "sumsq"};
 
 static int	failures = 0;
 static int	cases = 0;
@@ -37,6 +37,58 @@ struct TestEnv
 	int64_t    *topk;			/* pinned, room for max n keys */
 	std::vector<int64_t> ref_keys;
 };
+
+/*
+ * A device exact sum against its CPU reference: the same value and counts,
+ * limbs within the result contract, and the same bits once rounded.  On a
+ * mismatch, false and the reason in why.
+ */
+static bool
+xsum_matches(GrCudaType type, int64_t n, const char *what, const GrXsum *got,
+			 const GrXsum *ref, char *why, size_t whylen)
+{
+	GrXsum		a = *ref,
+				b = *got;
+	double		da,
+				db;
+	GrXsumStatus sa,
+				sb;
+
+	if (!ref_xsum_limbs_bounded(got))
+	{
+		snprintf(why, whylen, "%s: limb out of bounds", what);
+		return false;
+	}
+	if (!ref_xsum_equal(ref, got))
+	{
+		snprintf(why, whylen, "%s differs (nan %lld/%lld pinf %lld/%lld ninf %lld/%lld negzero %lld/%lld)",
+				 what, (long long) got->nan, (long long) ref->nan, (long long) got->pinf,
+				 (long long) ref->pinf, (long long) got->ninf, (long long) ref->ninf,
+				 (long long) got->negzero, (long long) ref->negzero);
+		return false;
+	}
+	if (type == GR_CUDA_FLOAT4)
+	{
+		float		fa,
+					fb;
+
+		sa = gr_xsum_to_float(&a, n, &fa);
+		sb = gr_xsum_to_float(&b, n, &fb);
+		da = fa;
+		db = fb;
+	}
+	else
+	{
+		sa = gr_xsum_to_double(&a, n, &da);
+		sb = gr_xsum_to_double(&b, n, &db);
+	}
+	if (sa != sb || memcmp(&da, &db, 8) != 0)
+	{
+		snprintf(why, whylen, "%s rounded %a vs %a", what, db, da);
+		return false;
+	}
+	return true;
+}
 
 /* Run one case and compare; prints only failures. */
 static void
@@ -67,44 +119,36 @@ run_case(TestEnv &env, GrCudaType type, GrCudaOp op, int64_t k, int pat,
 		ok = false;
 		snprintf(why, sizeof(why), "count %lld op %d", (long long) r->count, r->op);
 	}
-	else if (op == GR_CUDA_SUM && (type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8))
+	else if ((op == GR_CUDA_SUM || op == GR_CUDA_SUMSQ) &&
+			 (type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8))
 	{
-		GrXsum		ref, a, b;
-		double		da, db;
-		GrXsumStatus sa, sb;
+		GrXsum		ref;
 
 		ref_xsum(type, h_values, n, &ref);
-		if (!ref_xsum_limbs_bounded(&r->xsum))
+		ok = xsum_matches(type, n, "exact sum", &r->xsum, &ref, why, sizeof(why));
+		if (ok && op == GR_CUDA_SUMSQ)
 		{
-			ok = false;
-			snprintf(why, sizeof(why), "limb out of bounds");
+			ref_xsum_squares(type, h_values, n, &ref);
+			ok = xsum_matches(type, n, "exact sum of squares", &r->xsum2, &ref, why,
+							  sizeof(why));
 		}
-		else if (!ref_xsum_equal(&ref, &r->xsum))
-		{
-			ok = false;
-			snprintf(why, sizeof(why), "exact sum differs (nan %lld/%lld pinf %lld/%lld ninf %lld/%lld negzero %lld/%lld)",
-					 (long long) r->xsum.nan, (long long) ref.nan, (long long) r->xsum.pinf,
-					 (long long) ref.pinf, (long long) r->xsum.ninf, (long long) ref.ninf,
-					 (long long) r->xsum.negzero, (long long) ref.negzero);
-		}
-		/* and the CPU rounding of both gives the same bits */
-		a = ref;
-		b = r->xsum;
-		sa = type == GR_CUDA_FLOAT8 ? gr_xsum_to_double(&a, n, &da) : GR_XSUM_OK;
-		sb = type == GR_CUDA_FLOAT8 ? gr_xsum_to_double(&b, n, &db) : GR_XSUM_OK;
-		if (type == GR_CUDA_FLOAT4)
-		{
-			float		fa, fb;
+	}
+	else if (op == GR_CUDA_SUMSQ)
+	{
+		int64_t		lo, hi;
+		uint64_t	sq[3];
 
-			sa = gr_xsum_to_float(&a, n, &fa);
-			sb = gr_xsum_to_float(&b, n, &fb);
-			da = fa;
-			db = fb;
-		}
-		if (ok && (sa != sb || memcmp(&da, &db, 8) != 0))
+		ref_sumsq_int(type, h_values, n, &lo, &hi, sq);
+		if (lo != r->sum_lo || hi != r->sum_hi || sq[0] != r->sq[0] || sq[1] != r->sq[1] ||
+			sq[2] != r->sq[2])
 		{
 			ok = false;
-			snprintf(why, sizeof(why), "rounded %a vs %a", db, da);
+			snprintf(why, sizeof(why),
+					 "sum %llx:%016llx sq %llx:%016llx:%016llx vs ref %llx:%016llx sq %llx:%016llx:%016llx",
+					 (long long) r->sum_hi, (long long) r->sum_lo, (unsigned long long) r->sq[2],
+					 (unsigned long long) r->sq[1], (unsigned long long) r->sq[0],
+					 (long long) hi, (long long) lo, (unsigned long long) sq[2],
+					 (unsigned long long) sq[1], (unsigned long long) sq[0]);
 		}
 	}
 	else if (op == GR_CUDA_SUM)
@@ -171,7 +215,10 @@ run_case(TestEnv &env, GrCudaType type, GrCudaOp op, int64_t k, int pat,
 	}
 }
 
-/* Several contexts in flight at once, each on its own stream and scratch. */
+/*
+ * Several contexts in flight at once, each on its own stream and scratch;
+ * odd contexts take the sum of squares, so both result sizes come back.
+ */
 static void
 run_streams(TestEnv &env, int64_t n)
 {
@@ -180,7 +227,7 @@ run_streams(TestEnv &env, int64_t n)
 	GrCudaResult *res;
 	double	   *h;
 	double	   *d;
-	GrXsum		ref[NCTX];
+	GrXsum		ref;
 
 	CK(gr_cuda_host_alloc(sizeof(GrCudaResult) * NCTX, (void **) &res));
 	CK(gr_cuda_host_alloc((size_t) n * 8 * NCTX, (void **) &h));
@@ -193,18 +240,27 @@ run_streams(TestEnv &env, int64_t n)
 	CKR(cudaMemcpy(h, d, (size_t) n * 8 * NCTX, cudaMemcpyDeviceToHost));
 	for (int rep = 0; rep < 3; rep++)
 	{
+		memset(res, 0xA5, sizeof(GrCudaResult) * NCTX);
 		for (int c = 0; c < NCTX; c++)
-			CK(gr_cuda_reduce_host(ctx[c], GR_CUDA_FLOAT8, GR_CUDA_SUM, 0, h + (size_t) c * n, n,
-								   &res[c], NULL));
+			CK(gr_cuda_reduce_host(ctx[c], GR_CUDA_FLOAT8, c % 2 ? GR_CUDA_SUMSQ : GR_CUDA_SUM, 0,
+								   h + (size_t) c * n, n, &res[c], NULL));
 		for (int c = 0; c < NCTX; c++)
 		{
 			int			done = 0;
 
 			while (!done)
 				CK(gr_cuda_poll(ctx[c], &done));
+			bool		ok;
+
 			cases++;
-			ref_xsum(GR_CUDA_FLOAT8, h + (size_t) c * n, n, &ref[c]);
-			if (!ref_xsum_equal(&ref[c], &res[c].xsum))
+			ref_xsum(GR_CUDA_FLOAT8, h + (size_t) c * n, n, &ref);
+			ok = ref_xsum_equal(&ref, &res[c].xsum);
+			if (c % 2)
+			{
+				ref_xsum_squares(GR_CUDA_FLOAT8, h + (size_t) c * n, n, &ref);
+				ok = ok && ref_xsum_equal(&ref, &res[c].xsum2);
+			}
+			if (!ok)
 			{
 				failures++;
 				printf("FAIL streams: context %d rep %d\n", c, rep);
@@ -227,11 +283,11 @@ main(int argc, char **argv)
 	const std::vector<int64_t> quick_sizes = {0, 1, 2, 17, 33, 1000, 4097, 65539};
 	const GrCudaType types[] = {GR_CUDA_INT2, GR_CUDA_INT4, GR_CUDA_INT8, GR_CUDA_FLOAT4,
 		GR_CUDA_FLOAT8};
-	const GrCudaOp ops[] = {GR_CUDA_SUM, GR_CUDA_MIN, GR_CUDA_MAX, GR_CUDA_TOP2};
+	const GrCudaOp ops[] = {GR_CUDA_SUM, GR_CUDA_MIN, GR_CUDA_MAX, GR_CUDA_TOP2, GR_CUDA_SUMSQ};
 	const int	int_pats[] = {PAT_RANDOM, PAT_SMALLINT, PAT_EQUAL, PAT_NEGZERO, PAT_HUGE};
 	/* the first five are the quick set */
 	const int	float_pats[] = {PAT_RANDOM, PAT_SPECIAL, PAT_BITS, PAT_CANCEL, PAT_WIDE,
-		PAT_SMALLINT, PAT_EQUAL, PAT_NEGZERO, PAT_TINY, PAT_HUGE};
+		PAT_SMALLINT, PAT_EQUAL, PAT_NEGZERO, PAT_TINY, PAT_HUGE, PAT_SQEDGE};
 	int64_t		max_n = quick ? 1 << 17 : 3000017;
 	int64_t		topk_n = quick ? 1 << 17 : 3000017;
 	TestEnv		env;
@@ -258,7 +314,9 @@ main(int argc, char **argv)
 	{
 		bool		is_float = type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8;
 		const int  *pats = is_float ? float_pats : int_pats;
-		int			npats = quick ? (is_float ? 5 : 2) : (is_float ? 10 : 5);
+		int			npats = quick ? (is_float ? 5 : 2) :
+			(is_float ? (int) (sizeof(float_pats) / sizeof(float_pats[0])) :
+			 (int) (sizeof(int_pats) / sizeof(int_pats[0])));
 
 		for (GrCudaOp op : ops)
 			for (int pi = 0; pi < npats; pi++)
@@ -293,7 +351,11 @@ main(int argc, char **argv)
 		gr_cuda_reduce_device(env.ctx, (GrCudaType) 9, GR_CUDA_SUM, 0, env.d_base, 10,
 							  env.res, NULL) != GR_CUDA_EINVAL ||
 		gr_cuda_reduce_device(env.ctx, GR_CUDA_INT4, GR_CUDA_TOPK, 5, env.d_base,
-							  topk_n + 100, env.res, env.topk) != GR_CUDA_EINVAL)
+							  topk_n + 100, env.res, env.topk) != GR_CUDA_EINVAL ||
+		gr_cuda_reduce_device(env.ctx, GR_CUDA_INT4, (GrCudaOp) 4, 0, env.d_base, 10,
+							  env.res, NULL) != GR_CUDA_EINVAL ||
+		gr_cuda_reduce_device(env.ctx, GR_CUDA_FLOAT8, (GrCudaOp) 8, 0, env.d_base, 10,
+							  env.res, NULL) != GR_CUDA_EINVAL)
 	{
 		failures++;
 		printf("FAIL bad arguments were accepted\n");

@@ -247,6 +247,7 @@ gr_check_args(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 		case GR_CUDA_MIN:
 		case GR_CUDA_MAX:
 		case GR_CUDA_TOP2:
+		case GR_CUDA_SUMSQ:
 			return GR_CUDA_OK;
 		case GR_CUDA_TOPK:
 			if (k < 1 || k > GR_CUDA_MAX_VALUES || topk == NULL)
@@ -261,19 +262,36 @@ gr_check_args(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 	return gr_fail(GR_CUDA_EINVAL, "gr_cuda_reduce: bad op", cudaSuccess);
 }
 
+/*
+ * Bytes of a result the device writes and the host gets back: the header
+ * (integer sums and squares, keys), the exact sum for a float sum, both
+ * exact sums for a float sum of squares.
+ */
+static size_t
+gr_result_bytes(GrCudaType type, GrCudaOp op)
+{
+	if (type != GR_CUDA_FLOAT4 && type != GR_CUDA_FLOAT8)
+		return GR_CUDA_RESULT_HEADER_BYTES;
+	if (op == GR_CUDA_SUM)
+		return offsetof(GrCudaResult, xsum2);
+	if (op == GR_CUDA_SUMSQ)
+		return sizeof(GrCudaResult);
+	return GR_CUDA_RESULT_HEADER_BYTES;
+}
+
 /* Queue the kernels and the copies back; arguments already checked. */
 static int
 gr_queue(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 		 const void *values, int64_t n, GrCudaResult *result, int64_t *topk)
 {
 	int64_t		m = k < n ? k : n;
-	bool		float_sum = op == GR_CUDA_SUM &&
+	bool		float_sum = (op == GR_CUDA_SUM || op == GR_CUDA_SUMSQ) &&
 		(type == GR_CUDA_FLOAT4 || type == GR_CUDA_FLOAT8);
 	bool		big_topk = op == GR_CUDA_TOPK && k > 2;
 	cudaError_t err;
 
 	if (float_sum)
-		err = gr_launch_xsum(&c->s, type, values, n, c->stream);
+		err = gr_launch_xsum(&c->s, type, op, values, n, c->stream);
 	else if (big_topk)
 		err = gr_launch_topk(&c->s, type, values, n, k, c->stream);
 	else
@@ -284,8 +302,7 @@ gr_queue(GrCudaContext *c, GrCudaType type, GrCudaOp op, int64_t k,
 
 	if (result != NULL)
 	{
-		err = cudaMemcpyAsync(result, c->s.result,
-							  float_sum ? sizeof(GrCudaResult) : GR_CUDA_RESULT_HEADER_BYTES,
+		err = cudaMemcpyAsync(result, c->s.result, gr_result_bytes(type, op),
 							  cudaMemcpyDeviceToHost, c->stream);
 		if (err != cudaSuccess)
 			return gr_check(err, "gr_cuda_reduce: copy result");

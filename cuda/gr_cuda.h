@@ -45,7 +45,13 @@ typedef enum GrCudaOp
 	GR_CUDA_MIN = 2,			/* smallest order key */
 	GR_CUDA_MAX = 3,			/* largest order key */
 	GR_CUDA_TOPK = 5,			/* k largest keys, descending, into topk[] */
-	GR_CUDA_TOP2 = 6			/* 2 largest keys (duplicates count) in key[] */
+	GR_CUDA_TOP2 = 6,			/* 2 largest keys (duplicates count) in key[] */
+	GR_CUDA_SUMSQ = 7			/* sum and sum of squares (variance): integers:
+								 * 128-bit sum, unsigned 192-bit sum of squares in
+								 * sq[]; floats: exact GrXsum of x in xsum and of
+								 * x*x in xsum2 (each square added exactly as the
+								 * two doubles of an fma two-product; a square that
+								 * overflows adds +Infinity) */
 } GrCudaOp;
 
 /* return codes */
@@ -75,10 +81,13 @@ typedef struct GrCudaResult
 	int64_t		sum_lo;			/* integer sum, 128-bit two's complement, */
 	int64_t		sum_hi;			/* low and high halves */
 	int64_t		key[2];			/* min or max in key[0]; top-2 descending */
+	uint64_t	sq[3];			/* integer sum of squares: unsigned 192-bit,
+								 * least significant word first */
 	GrXsum		xsum;			/* float sum: exact, every limb < 2^62 */
+	GrXsum		xsum2;			/* float sum of squares (GR_CUDA_SUMSQ) */
 } GrCudaResult;
 
-/* bytes of a result the device writes back for ops other than a float sum */
+/* bytes of a result the device writes back for ops other than a float sum or sum of squares */
 #define GR_CUDA_RESULT_HEADER_BYTES offsetof(GrCudaResult, xsum)
 
 /* what gr_cuda_device_info reports */

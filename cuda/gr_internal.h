@@ -47,6 +47,40 @@ struct GrReducePolicy
 #ifndef GR_XSUM_NB4
 #define GR_XSUM_NB4 3
 #endif
+/*
+ * The sum of squares (GR_CUDA_SUMSQ) adds bins per lane for the squares: a
+ * float8 square is hi + lo, two streams of doubles with bins of their own
+ * (NB8_HI, NB8_LO), a float4 square one exact double (NB4_SQ).  A square
+ * spans twice its value's binades, so each stream has SQ_EXTRA bins more
+ * that run only while a lane of the warp needs them (gr_xsum_step's
+ * NB_FAST): three bins always take the squares of values down to about 18
+ * binades (float8) or 21 (float4) below the warp's largest, five down to
+ * about 50.  The two extra bins cost 8% on narrow data and made data over
+ * 2^-20..2^20 20x faster (it went to the shared-memory slow path).
+ * SQ_GROUP: values squared per warp step.  With the square bins 8 float8
+ * loads per thread spilled registers, and 2 float4 loads were slower than 4.
+ */
+#ifndef GR_XSUM_NB8_HI
+#define GR_XSUM_NB8_HI 3
+#endif
+#ifndef GR_XSUM_NB8_LO
+#define GR_XSUM_NB8_LO 3
+#endif
+#ifndef GR_XSUM_NB4_SQ
+#define GR_XSUM_NB4_SQ 3
+#endif
+#ifndef GR_XSUM_SQ_EXTRA
+#define GR_XSUM_SQ_EXTRA 2
+#endif
+#ifndef GR_XSUM_SQ_GROUP
+#define GR_XSUM_SQ_GROUP 4
+#endif
+#ifndef GR_XSUM_SQ_UNROLL8
+#define GR_XSUM_SQ_UNROLL8 4
+#endif
+#ifndef GR_XSUM_SQ_UNROLL4
+#define GR_XSUM_SQ_UNROLL4 GR_XSUM_UNROLL4
+#endif
 template <int UNROLL_>
 struct GrXsumPolicy
 {
@@ -57,6 +91,9 @@ struct GrXsumPolicy
 
 /* fields of one block's exact-sum partial: limbs, nan, pinf, ninf, negzero */
 #define GR_XSUM_FIELDS (GR_XSUM_LIMBS + 4)
+
+/* bytes of one block's partial: at most two exact sums (sum of squares) */
+#define GR_PARTIAL_BYTES (2 * GR_XSUM_FIELDS * sizeof(long long))
 
 /* most blocks any kernel launches per SM */
 #define GR_MAX_BLOCKS_PER_SM 4
@@ -80,16 +117,16 @@ struct GrScratch
 static inline size_t
 gr_partials_bytes(int max_blocks)
 {
-	return (size_t) max_blocks * GR_XSUM_FIELDS * sizeof(long long);
+	return (size_t) max_blocks * GR_PARTIAL_BYTES;
 }
 
-/* sum (ints), min, max, top-2 of device values (gr_reduce.cu) */
+/* sum and sum of squares (ints), min, max, top-2 of device values (gr_reduce.cu) */
 cudaError_t gr_launch_reduce(const GrScratch *s, GrCudaType type, GrCudaOp op,
 							 const void *values, int64_t n, int nkeys_max,
 							 cudaStream_t stream);
 
-/* exact sum of float4/float8 device values (gr_xsum.cu) */
-cudaError_t gr_launch_xsum(const GrScratch *s, GrCudaType type,
+/* exact sum, or sum and sum of squares, of float4/float8 device values (gr_xsum.cu) */
+cudaError_t gr_launch_xsum(const GrScratch *s, GrCudaType type, GrCudaOp op,
 						   const void *values, int64_t n, cudaStream_t stream);
 
 /* k largest keys, descending, as int64 at s->keys_a (gr_topk.cu) */

@@ -1,7 +1,8 @@
 /*
  * gr_reduce.cu
- *	  One-launch reductions of device arrays: integer sum, min, max and top-2,
- *	  templates over the value type and the operator.
+ *	  One-launch reductions of device arrays: integer sum, integer sum and
+ *	  sum of squares, min, max and top-2, templates over the value type and
+ *	  the operator.
  *
  * Layers as in CUB: the policy (gr_internal.h) fixes threads, loads in flight
  * and blocks per SM; the agent reduces the tiles one block owns into one
@@ -96,6 +97,165 @@ struct GrSumOp<long long>
 		r->sum_lo = (long long) a.lo;
 		r->sum_hi = a.hi;
 		r->nkeys = 0;
+	}
+};
+
+/* unsigned 192-bit accumulator: 2^31 int8 squares (each <= 2^126) fit it */
+struct GrU192
+{
+	unsigned long long w[3];
+};
+
+/* Add hi:lo in one carry chain; plain C would need a compare per word. */
+__device__ __forceinline__ void
+gr_u192_add(GrU192 &a, unsigned long long lo, unsigned long long hi)
+{
+	asm("add.cc.u64 %0, %0, %3;\n\t"
+		"addc.cc.u64 %1, %1, %4;\n\t"
+		"addc.u64 %2, %2, 0;"
+		: "+l"(a.w[0]), "+l"(a.w[1]), "+l"(a.w[2])
+		: "l"(lo), "l"(hi));
+}
+
+/*
+ * Exact squares as hi:lo: of one value, and summed over one 16-byte vector
+ * in the narrowest words that cannot overflow, so that int2 and int4 run
+ * the 192-bit carry chain once a vector, not once a value.
+ */
+template <typename T>
+struct GrSquare;
+
+template <>
+struct GrSquare<int16_t>
+{
+	static __device__ __forceinline__ void one(int16_t x, unsigned long long &lo,
+											   unsigned long long &hi)
+	{
+		lo = (unsigned long long) ((int) x * (int) x);
+		hi = 0;
+	}
+	/* 8 squares of at most 2^30: below 2^33 */
+	static __device__ __forceinline__ void vec(const GrVec<int16_t> &v,
+											   unsigned long long &lo,
+											   unsigned long long &hi)
+	{
+		unsigned long long q = 0;
+
+#pragma unroll
+		for (int i = 0; i < GrVec<int16_t>::N; i++)
+			q += (unsigned long long) ((int) v.e[i] * (int) v.e[i]);
+		lo = q;
+		hi = 0;
+	}
+};
+
+template <>
+struct GrSquare<int32_t>
+{
+	static __device__ __forceinline__ void one(int32_t x, unsigned long long &lo,
+											   unsigned long long &hi)
+	{
+		lo = (unsigned long long) ((long long) x * x);
+		hi = 0;
+	}
+	/* squares of at most 2^62: a pair fits 64 bits, two pairs may carry */
+	static __device__ __forceinline__ void vec(const GrVec<int32_t> &v,
+											   unsigned long long &lo,
+											   unsigned long long &hi)
+	{
+		unsigned long long a = (unsigned long long) ((long long) v.e[0] * v.e[0]) +
+			(unsigned long long) ((long long) v.e[1] * v.e[1]);
+		unsigned long long b = (unsigned long long) ((long long) v.e[2] * v.e[2]) +
+			(unsigned long long) ((long long) v.e[3] * v.e[3]);
+
+		lo = a + b;
+		hi = lo < a ? 1 : 0;
+	}
+};
+
+template <>
+struct GrSquare<long long>
+{
+	/* squared as an unsigned magnitude, so INT64_MIN gives 2^126 */
+	static __device__ __forceinline__ void one(long long x, unsigned long long &lo,
+											   unsigned long long &hi)
+	{
+		unsigned long long m = x < 0 ? 0 - (unsigned long long) x : (unsigned long long) x;
+
+		lo = m * m;
+		hi = __umul64hi(m, m);
+	}
+};
+
+/* the sum as GrSumOp keeps it, and the sum of squares */
+template <typename T>
+struct GrSumSqAcc
+{
+	typename GrSumOp<T>::Acc sum;
+	GrU192		sq;
+};
+
+/*
+ * Sum and sum of squares of integers (variance): the sum is GrSumOp's own
+ * code, the squares are exact in an unsigned 192-bit accumulator.
+ */
+template <typename T>
+struct GrSumSqOp
+{
+	typedef T In;
+	typedef GrSumSqAcc<T> Acc;
+
+	static __device__ __forceinline__ Acc identity()
+	{
+		return Acc{GrSumOp<T>::identity(), GrU192{{0, 0, 0}}};
+	}
+	static __device__ __forceinline__ void add(Acc &a, T v)
+	{
+		unsigned long long lo,
+					hi;
+
+		GrSumOp<T>::add(a.sum, v);
+		GrSquare<T>::one(v, lo, hi);
+		gr_u192_add(a.sq, lo, hi);
+	}
+	static __device__ __forceinline__ void add_vec(Acc &a, const GrVec<T> &v)
+	{
+		GrSumOp<T>::add_vec(a.sum, v);
+		if constexpr (sizeof(T) == 8)
+		{
+			/* an int8 pair of squares can pass 2^128: one chain each */
+#pragma unroll
+			for (int i = 0; i < GrVec<T>::N; i++)
+			{
+				unsigned long long lo,
+							hi;
+
+				GrSquare<T>::one(v.e[i], lo, hi);
+				gr_u192_add(a.sq, lo, hi);
+			}
+		}
+		else
+		{
+			unsigned long long lo,
+						hi;
+
+			GrSquare<T>::vec(v, lo, hi);
+			gr_u192_add(a.sq, lo, hi);
+		}
+	}
+	static __device__ __forceinline__ Acc combine(Acc a, Acc b)
+	{
+		a.sum = GrSumOp<T>::combine(a.sum, b.sum);
+		gr_u192_add(a.sq, b.sq.w[0], b.sq.w[1]);
+		a.sq.w[2] += b.sq.w[2];
+		return a;
+	}
+	static __device__ __forceinline__ void store(GrCudaResult *r, Acc a)
+	{
+		GrSumOp<T>::store(r, a.sum);
+		r->sq[0] = a.sq.w[0];
+		r->sq[1] = a.sq.w[1];
+		r->sq[2] = a.sq.w[2];
 	}
 };
 
@@ -286,6 +446,7 @@ gr_reduce_kernel(const typename Op::In *p, int64_t n,
 		result->op = op_tag;
 		result->sum_lo = result->sum_hi = 0;
 		result->key[0] = result->key[1] = 0;
+		result->sq[0] = result->sq[1] = result->sq[2] = 0;
 		Op::store(result, a);
 		if (result->nkeys > nkeys_max)
 			result->nkeys = nkeys_max;
@@ -302,8 +463,7 @@ gr_launch_op(const GrScratch *s, GrCudaOp op, const void *values, int64_t n,
 	typedef typename Op::In T;
 	int			grid = gr_grid_size<P, T>(n, s->sm_count * P::MIN_BLOCKS);
 
-	static_assert(sizeof(typename Op::Acc) <= GR_XSUM_FIELDS * sizeof(long long),
-				  "partials too small");
+	static_assert(sizeof(typename Op::Acc) <= GR_PARTIAL_BYTES, "partials too small");
 	gr_reduce_kernel<P, Op><<<grid, P::THREADS, 0, stream>>>(
 		static_cast<const T *>(values), n,
 		static_cast<typename Op::Acc *>(s->partials), s->counter, s->result,
@@ -331,11 +491,25 @@ gr_launch_type(const GrScratch *s, GrCudaOp op, const void *values, int64_t n,
 	}
 }
 
-/* Integer sums, and min/max/top-2 of every type. */
+/* Integer sums and sums of squares, and min/max/top-2 of every type. */
 cudaError_t
 gr_launch_reduce(const GrScratch *s, GrCudaType type, GrCudaOp op,
 				 const void *values, int64_t n, int nkeys_max, cudaStream_t stream)
 {
+	if (op == GR_CUDA_SUMSQ)
+	{
+		switch (type)
+		{
+			case GR_CUDA_INT2:
+				return gr_launch_op<GrSumSqOp<int16_t>>(s, op, values, n, nkeys_max, stream);
+			case GR_CUDA_INT4:
+				return gr_launch_op<GrSumSqOp<int32_t>>(s, op, values, n, nkeys_max, stream);
+			case GR_CUDA_INT8:
+				return gr_launch_op<GrSumSqOp<long long>>(s, op, values, n, nkeys_max, stream);
+			default:
+				return cudaErrorInvalidValue;
+		}
+	}
 	if (op == GR_CUDA_SUM)
 	{
 		switch (type)

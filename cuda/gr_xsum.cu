@@ -1,7 +1,8 @@
 /*
  * gr_xsum.cu
  *	  Exact sum of float4/float8 device arrays into a GrXsum (src/xsum.h),
- *	  in one launch.
+ *	  and the exact sum with the exact sum of squares (GR_CUDA_SUMSQ), in one
+ *	  launch.
  *
  * Fast path: each thread keeps NB double "bins" (ExtractScalar of Rump,
  * Ogita and Oishi).  Bin j is a double S_j = 1.5*2^52*q_j plus a running sum
@@ -30,6 +31,14 @@
  * normalizes it and publishes it, and the last block to finish adds all
  * blocks' limbs and normalizes again, so every output limb is below 2^32
  * except the top one, which holds the (small) signed carry.
+ *
+ * The sum of squares reads each value once and feeds its square into a
+ * second accumulator through bins of its own (GrXsumSquares), added exactly
+ * as src/xsum.c's gr_xsum_add_squares_* add them: a float8 square as the two
+ * doubles hi = v*v and lo = fma(v, v, -hi) (lo only if hi is finite), a
+ * float4 square as the one double it is exactly.  Reading the data twice
+ * would cost a second pass over memory; the extra bins cost FP64 adds
+ * instead (1.7-1.8x a plain exact sum's time on an H100, bench/NOTES.md).
  */
 #include "gr_internal.h"
 #include "gr_device.cuh"
@@ -122,6 +131,14 @@ struct GrXsumThread
 	unsigned int pinf;
 	unsigned int ninf;
 
+	/* No counts, the lowest T, empty bins. */
+	__device__ __forceinline__ void init()
+	{
+		T = TMIN;
+		negzero = nan = pinf = ninf = 0;
+		reset();
+	}
+
 	/* Empty bins for the current T. */
 	__device__ __forceinline__ void reset()
 	{
@@ -213,8 +230,13 @@ gr_xsum_rebase(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 	}
 }
 
-/* Warp-collective: fold E values (zeros where a lane has none) into the bins. */
-template <int NB, int E, int FLUSH_STEPS>
+/*
+ * Warp-collective: fold E values (zeros where a lane has none) into the
+ * bins.  Bins from NB_FAST on run only while some lane of the warp has bits
+ * below the first NB_FAST: a window as wide as NB bins for what costs
+ * NB_FAST on data of a narrow range.
+ */
+template <int NB, int E, int FLUSH_STEPS, int NB_FAST = NB>
 __device__ __forceinline__ void
 gr_xsum_step(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 {
@@ -236,7 +258,7 @@ gr_xsum_step(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 
 		st.negzero += __double_as_longlong(x[i]) == GR_DBL_NEGZERO;
 #pragma unroll
-		for (int j = 0; j < NB; j++)
+		for (int j = 0; j < NB_FAST; j++)
 		{
 			double		t = st.S[j] + r;
 
@@ -245,6 +267,29 @@ gr_xsum_step(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 		}
 		x[i] = r;
 		rest |= r != 0.0;
+	}
+	if constexpr (NB_FAST < NB)
+	{
+		if (__any_sync(GR_FULL_MASK, rest))
+		{
+			rest = false;
+#pragma unroll
+			for (int i = 0; i < E; i++)
+			{
+				double		r = x[i];
+
+#pragma unroll
+				for (int j = NB_FAST; j < NB; j++)
+				{
+					double		t = st.S[j] + r;
+
+					r -= t - st.S[j];
+					st.S[j] = t;
+				}
+				x[i] = r;
+				rest |= r != 0.0;
+			}
+		}
 	}
 	if (rest)
 	{
@@ -256,6 +301,130 @@ gr_xsum_step(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 	if (++st.iters == FLUSH_STEPS)
 		st.flush(acc);
 }
+
+/* Warp-collective: add the lanes' NaN, infinity and -0.0 counts to the block's. */
+template <int NB>
+__device__ __forceinline__ void
+gr_xsum_counts(GrXsumShared &acc, const GrXsumThread<NB> &st)
+{
+	unsigned int c[4] = {st.nan, st.pinf, st.ninf, st.negzero};
+
+#pragma unroll
+	for (int i = 0; i < 4; i++)
+	{
+		c[i] = __reduce_add_sync(GR_FULL_MASK, c[i]);
+		if ((threadIdx.x & 31) == 0 && c[i] != 0)
+			atomicAdd(&acc.f[GR_XF_NAN + i], (unsigned long long) c[i]);
+	}
+}
+
+/*
+ * One lane's bins for the squares of the values of type T (the values come
+ * in widened to double).  step() and add_slow() add exactly what
+ * gr_xsum_add_squares_* of src/xsum.c add; hi = v*v is __dmul_rn so that
+ * the compiler cannot fuse it into a bin's add.
+ */
+template <typename T>
+struct GrXsumSquares;
+
+/*
+ * A float8 square is hi + lo.  lo is at most 2^-53 of hi, so it has bins of
+ * its own with their own exponent window: in hi's bins its bits would need
+ * 53 binades more of window.  A square that overflows is +Infinity with no
+ * lo, a NaN's is NaN with no lo.
+ */
+template <>
+struct GrXsumSquares<double>
+{
+	static constexpr int NB_HI = GR_XSUM_NB8_HI + GR_XSUM_SQ_EXTRA;
+	static constexpr int NB_LO = GR_XSUM_NB8_LO + GR_XSUM_SQ_EXTRA;
+
+	GrXsumThread<NB_HI> hi;
+	GrXsumThread<NB_LO> lo;
+
+	__device__ __forceinline__ void init()
+	{
+		hi.init();
+		lo.init();
+	}
+
+	static __device__ __forceinline__ void square(double v, double &h, double &l)
+	{
+		h = __dmul_rn(v, v);
+		l = fma(v, v, -h);
+		if ((__double_as_longlong(h) & 0x7FF0000000000000LL) == 0x7FF0000000000000LL)
+			l = 0.0;
+	}
+
+	/* Warp-collective: add the squares of G values. */
+	template <int G, int FLUSH_STEPS>
+	__device__ __forceinline__ void step(GrXsumShared &acc, const double (&x)[G])
+	{
+		double		h[G];
+		double		l[G];
+
+#pragma unroll
+		for (int i = 0; i < G; i++)
+			square(x[i], h[i], l[i]);
+		gr_xsum_step<NB_HI, G, FLUSH_STEPS, GR_XSUM_NB8_HI>(acc, h, hi);
+		gr_xsum_step<NB_LO, G, FLUSH_STEPS, GR_XSUM_NB8_LO>(acc, l, lo);
+	}
+
+	__device__ __forceinline__ void add_slow(GrXsumShared &acc, double v)
+	{
+		double		h,
+					l;
+
+		square(v, h, l);
+		gr_xsum_add_slow(acc, h);
+		gr_xsum_add_slow(acc, l);
+	}
+
+	/* Warp-collective: everything the bins and counters hold into acc. */
+	__device__ __forceinline__ void finish(GrXsumShared &acc)
+	{
+		hi.flush(acc);
+		lo.flush(acc);
+		gr_xsum_counts(acc, hi);
+		gr_xsum_counts(acc, lo);
+	}
+};
+
+/* A float4 square (a 24-bit significand squared) is exact in one double. */
+template <>
+struct GrXsumSquares<float>
+{
+	static constexpr int NB_SQ = GR_XSUM_NB4_SQ + GR_XSUM_SQ_EXTRA;
+
+	GrXsumThread<NB_SQ> sq;
+
+	__device__ __forceinline__ void init()
+	{
+		sq.init();
+	}
+
+	template <int G, int FLUSH_STEPS>
+	__device__ __forceinline__ void step(GrXsumShared &acc, const double (&x)[G])
+	{
+		double		h[G];
+
+#pragma unroll
+		for (int i = 0; i < G; i++)
+			h[i] = __dmul_rn(x[i], x[i]);
+		gr_xsum_step<NB_SQ, G, FLUSH_STEPS, GR_XSUM_NB4_SQ>(acc, h, sq);
+	}
+
+	__device__ __forceinline__ void add_slow(GrXsumShared &acc, double v)
+	{
+		gr_xsum_add_slow(acc, __dmul_rn(v, v));
+	}
+
+	__device__ __forceinline__ void finish(GrXsumShared &acc)
+	{
+		sq.flush(acc);
+		gr_xsum_counts(acc, sq);
+	}
+};
 
 /* Carry-propagate limbs so all but the top one are in [0, 2^32). */
 __device__ __forceinline__ void
@@ -270,7 +439,20 @@ gr_xsum_normalize_limbs(long long *limb)
 	}
 }
 
-/* Write the finished accumulator fields into the result. */
+/* Copy one finished accumulator's fields into a GrXsum. */
+__device__ __forceinline__ void
+gr_xsum_copy_out(GrXsum *x, const long long *f)
+{
+	for (int i = 0; i < GR_XSUM_LIMBS; i++)
+		x->limb[i] = f[i];
+	x->nan = f[GR_XF_NAN];
+	x->pinf = f[GR_XF_PINF];
+	x->ninf = f[GR_XF_NINF];
+	x->negzero = f[GR_XF_NEGZERO];
+	x->pending = 0;
+}
+
+/* Write the result's header and its exact sum. */
 __device__ __forceinline__ void
 gr_xsum_store(GrCudaResult *r, const long long *f, int64_t n, int32_t op_tag)
 {
@@ -279,22 +461,20 @@ gr_xsum_store(GrCudaResult *r, const long long *f, int64_t n, int32_t op_tag)
 	r->nkeys = 0;
 	r->sum_lo = r->sum_hi = 0;
 	r->key[0] = r->key[1] = 0;
-	for (int i = 0; i < GR_XSUM_LIMBS; i++)
-		r->xsum.limb[i] = f[i];
-	r->xsum.nan = f[GR_XF_NAN];
-	r->xsum.pinf = f[GR_XF_PINF];
-	r->xsum.ninf = f[GR_XF_NINF];
-	r->xsum.negzero = f[GR_XF_NEGZERO];
-	r->xsum.pending = 0;
+	r->sq[0] = r->sq[1] = r->sq[2] = 0;
+	gr_xsum_copy_out(&r->xsum, f);
 }
 
 /*
- * The exact sum in one launch.  T is float or double; NB bins per lane.
- * Whole tiles are grid-strided over blocks, the vectors after them go one per
- * lane in warp-uniform steps (lanes past the end add zeros), the unaligned
- * head and tail take the slow path.
+ * The exact sum in one launch, with the exact sum of squares when SQ.  T is
+ * float or double; NB bins per lane.  Whole tiles are grid-strided over
+ * blocks, the vectors after them go one per lane in warp-uniform steps
+ * (lanes past the end add zeros), the unaligned head and tail take the slow
+ * path.  Accumulator a (0: values, 1: squares) lives in s_acc[a], in fields
+ * a * GR_XSUM_FIELDS.. of s_f and of the partials, and is normalized by
+ * thread 32 * a.
  */
-template <typename Policy, typename T, int NB>
+template <typename Policy, typename T, int NB, bool SQ>
 __global__ void __launch_bounds__(Policy::THREADS, Policy::MIN_BLOCKS)
 gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 			   unsigned int *counter, GrCudaResult *result, int32_t op_tag)
@@ -304,27 +484,44 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 	constexpr int N = GrVec<T>::N;
 	constexpr int64_t TILE = (int64_t) THREADS * UNROLL;
 	constexpr int FLUSH_STEPS = GR_XSUM_FLUSH_VALUES / (UNROLL * N);
-	__shared__ GrXsumShared s_acc;
-	long long  *s_f = reinterpret_cast<long long *>(s_acc.f);
+	constexpr int G = GR_XSUM_SQ_GROUP;
+	constexpr int FLUSH_SQ = GR_XSUM_FLUSH_VALUES / G;
+	constexpr int NACC = SQ ? 2 : 1;
+	constexpr int FIELDS = NACC * GR_XSUM_FIELDS;
+	__shared__ GrXsumShared s_acc[NACC];
+	long long  *s_f = reinterpret_cast<long long *>(s_acc[0].f);
 	GrSplit<T>	sp(p, n);
 	int64_t		gtid = (int64_t) blockIdx.x * THREADS + threadIdx.x;
 	int64_t		gthreads = (int64_t) gridDim.x * THREADS;
 	int64_t		full = sp.nvec / TILE;
 	int			lane = threadIdx.x & 31;
 	GrXsumThread<NB> st;
+	GrXsumSquares<T> sq;
 
-	for (int i = threadIdx.x; i < GR_XSUM_FIELDS; i += THREADS)
-		s_acc.f[i] = 0;
+	/* a step of the tail loop (N values) may count as a whole group's step */
+	static_assert(!SQ || ((UNROLL * N) % G == 0 && N <= G), "bad square group");
+	static_assert(FIELDS * sizeof(long long) <= GR_PARTIAL_BYTES, "partials too small");
+
+	for (int i = threadIdx.x; i < FIELDS; i += THREADS)
+		s_f[i] = 0;
 	__syncthreads();
 
 	if (gtid < sp.head)
-		gr_xsum_add_slow(s_acc, (double) sp.head_ptr[gtid]);
+	{
+		gr_xsum_add_slow(s_acc[0], (double) sp.head_ptr[gtid]);
+		if constexpr (SQ)
+			sq.add_slow(s_acc[1], (double) sp.head_ptr[gtid]);
+	}
 	if (gtid < sp.tail)
-		gr_xsum_add_slow(s_acc, (double) sp.tail_ptr[gtid]);
+	{
+		gr_xsum_add_slow(s_acc[0], (double) sp.tail_ptr[gtid]);
+		if constexpr (SQ)
+			sq.add_slow(s_acc[1], (double) sp.tail_ptr[gtid]);
+	}
 
-	st.T = GrXsumThread<NB>::TMIN;
-	st.negzero = st.nan = st.pinf = st.ninf = 0;
-	st.reset();
+	st.init();
+	if constexpr (SQ)
+		sq.init();
 
 	for (int64_t t = blockIdx.x; t < full; t += gridDim.x)
 	{
@@ -340,7 +537,21 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 #pragma unroll
 			for (int i = 0; i < N; i++)
 				x[j * N + i] = (double) v[j].e[i];
-		gr_xsum_step<NB, UNROLL * N, FLUSH_STEPS>(s_acc, x, st);
+		/* squares first: the step below leaves remainders in x[] */
+		if constexpr (SQ)
+		{
+#pragma unroll
+			for (int g = 0; g < UNROLL * N; g += G)
+			{
+				double		xg[G];
+
+#pragma unroll
+				for (int i = 0; i < G; i++)
+					xg[i] = x[g + i];
+				sq.template step<G, FLUSH_SQ>(s_acc[1], xg);
+			}
+		}
+		gr_xsum_step<NB, UNROLL * N, FLUSH_STEPS>(s_acc[0], x, st);
 	}
 	for (int64_t i0 = full * TILE + (gtid - lane); i0 < sp.nvec; i0 += gthreads)
 	{
@@ -351,35 +562,29 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 #pragma unroll
 		for (int i = 0; i < N; i++)
 			x[i] = (double) v.e[i];
-		gr_xsum_step<NB, N, FLUSH_STEPS>(s_acc, x, st);
+		if constexpr (SQ)
+			sq.template step<N, FLUSH_SQ>(s_acc[1], x);
+		gr_xsum_step<NB, N, FLUSH_STEPS>(s_acc[0], x, st);
 	}
-	st.flush(s_acc);
-	{
-		unsigned int c[4] = {st.nan, st.pinf, st.ninf, st.negzero};
-
-#pragma unroll
-		for (int i = 0; i < 4; i++)
-		{
-			c[i] = __reduce_add_sync(GR_FULL_MASK, c[i]);
-			if (lane == 0 && c[i] != 0)
-				atomicAdd(&s_acc.f[GR_XF_NAN + i], (unsigned long long) c[i]);
-		}
-	}
+	st.flush(s_acc[0]);
+	gr_xsum_counts(s_acc[0], st);
+	if constexpr (SQ)
+		sq.finish(s_acc[1]);
 	__syncthreads();
-	if (threadIdx.x == 0)
-		gr_xsum_normalize_limbs(s_f);
+	if ((threadIdx.x & 31) == 0 && threadIdx.x < 32 * NACC)
+		gr_xsum_normalize_limbs(s_f + (threadIdx.x >> 5) * GR_XSUM_FIELDS);
 	__syncthreads();
 
 	if (gridDim.x > 1)
 	{
-		for (int i = threadIdx.x; i < GR_XSUM_FIELDS; i += THREADS)
+		for (int i = threadIdx.x; i < FIELDS; i += THREADS)
 			partials[(int64_t) i * gridDim.x + blockIdx.x] = s_f[i];
 		__threadfence();
 		__syncthreads();
 		if (!gr_last_block_done(counter))
 			return;
 		/* one warp per field, lanes over blocks: coalesced reads */
-		for (int i = threadIdx.x >> 5; i < GR_XSUM_FIELDS; i += THREADS / 32)
+		for (int i = threadIdx.x >> 5; i < FIELDS; i += THREADS / 32)
 		{
 			long long	sum = 0;
 
@@ -392,39 +597,50 @@ gr_xsum_kernel(const T *p, int64_t n, long long *partials,
 				s_f[i] = sum;
 		}
 		__syncthreads();
-		if (threadIdx.x == 0)
-			gr_xsum_normalize_limbs(s_f);
+		if ((threadIdx.x & 31) == 0 && threadIdx.x < 32 * NACC)
+			gr_xsum_normalize_limbs(s_f + (threadIdx.x >> 5) * GR_XSUM_FIELDS);
 	}
 	if (threadIdx.x == 0)
 		gr_xsum_store(result, s_f, n, op_tag);
+	if (SQ && threadIdx.x == 32)
+		gr_xsum_copy_out(&result->xsum2, s_f + GR_XSUM_FIELDS);
 }
 
-/* Launch the exact sum for float8 or float4 (bins and unroll: gr_internal.h). */
-cudaError_t
-gr_launch_xsum(const GrScratch *s, GrCudaType type, const void *values,
-			   int64_t n, cudaStream_t stream)
+/* Size the grid and launch one exact-sum kernel. */
+template <typename P, typename T, int NB, bool SQ>
+static cudaError_t
+gr_launch_xsum_kernel(const GrScratch *s, GrCudaOp op, const void *values,
+					  int64_t n, cudaStream_t stream)
 {
-	long long  *partials = static_cast<long long *>(s->partials);
+	int			grid = gr_grid_size<P, T>(n, s->sm_count * P::MIN_BLOCKS);
 
-	if (type == GR_CUDA_FLOAT8)
-	{
-		typedef GrXsumPolicy<GR_XSUM_UNROLL8> P;
-		int			grid = gr_grid_size<P, double>(n, s->sm_count * P::MIN_BLOCKS);
-
-		gr_xsum_kernel<P, double, GR_XSUM_NB8><<<grid, P::THREADS, 0, stream>>>(
-			static_cast<const double *>(values), n, partials, s->counter,
-			s->result, (int32_t) GR_CUDA_SUM);
-	}
-	else if (type == GR_CUDA_FLOAT4)
-	{
-		typedef GrXsumPolicy<GR_XSUM_UNROLL4> P;
-		int			grid = gr_grid_size<P, float>(n, s->sm_count * P::MIN_BLOCKS);
-
-		gr_xsum_kernel<P, float, GR_XSUM_NB4><<<grid, P::THREADS, 0, stream>>>(
-			static_cast<const float *>(values), n, partials, s->counter,
-			s->result, (int32_t) GR_CUDA_SUM);
-	}
-	else
-		return cudaErrorInvalidValue;
+	gr_xsum_kernel<P, T, NB, SQ><<<grid, P::THREADS, 0, stream>>>(
+		static_cast<const T *>(values), n, static_cast<long long *>(s->partials),
+		s->counter, s->result, (int32_t) op);
 	return cudaGetLastError();
+}
+
+/*
+ * Launch the exact sum, or sum and sum of squares, for float8 or float4
+ * (bins and unroll: gr_internal.h).
+ */
+cudaError_t
+gr_launch_xsum(const GrScratch *s, GrCudaType type, GrCudaOp op,
+			   const void *values, int64_t n, cudaStream_t stream)
+{
+	if (op != GR_CUDA_SUM && op != GR_CUDA_SUMSQ)
+		return cudaErrorInvalidValue;
+	if (type == GR_CUDA_FLOAT8)
+		return op == GR_CUDA_SUMSQ ?
+			gr_launch_xsum_kernel<GrXsumPolicy<GR_XSUM_SQ_UNROLL8>, double, GR_XSUM_NB8, true>(
+				s, op, values, n, stream) :
+			gr_launch_xsum_kernel<GrXsumPolicy<GR_XSUM_UNROLL8>, double, GR_XSUM_NB8, false>(
+				s, op, values, n, stream);
+	if (type == GR_CUDA_FLOAT4)
+		return op == GR_CUDA_SUMSQ ?
+			gr_launch_xsum_kernel<GrXsumPolicy<GR_XSUM_SQ_UNROLL4>, float, GR_XSUM_NB4, true>(
+				s, op, values, n, stream) :
+			gr_launch_xsum_kernel<GrXsumPolicy<GR_XSUM_UNROLL4>, float, GR_XSUM_NB4, false>(
+				s, op, values, n, stream);
+	return cudaErrorInvalidValue;
 }
