@@ -14,6 +14,13 @@
 -- complain if script is sourced in psql, rather than via ALTER EXTENSION
 \echo Use "ALTER EXTENSION gpu_reduce UPDATE TO '1.3'" to load this file. \quit
 
+-- smallint: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(smallint, smallint)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(smallint)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(smallint, smallint)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(smallint)'::pg_catalog.regprocedure;
+
 -- smallint: the variance family (since 1.3)
 
 CREATE FUNCTION gpu_variance_trans(internal, smallint) RETURNS internal
@@ -68,6 +75,13 @@ CREATE AGGREGATE gpu_stddev_pop(smallint) (
     PARALLEL = SAFE
 );
 
+-- integer: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(integer, integer)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(integer)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(integer, integer)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(integer)'::pg_catalog.regprocedure;
+
 -- integer: the variance family (since 1.3)
 
 CREATE FUNCTION gpu_variance_trans(internal, integer) RETURNS internal
@@ -121,6 +135,13 @@ CREATE AGGREGATE gpu_stddev_pop(integer) (
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
     PARALLEL = SAFE
 );
+
+-- bigint: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(bigint, bigint)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(bigint)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(bigint, bigint)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(bigint)'::pg_catalog.regprocedure;
 
 -- bigint: the variance family (since 1.3)
 
@@ -337,4 +358,25 @@ CREATE AGGREGATE gpu_stddev_pop(numeric) (
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
     PARALLEL = SAFE
 );
+
+-- date: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(date, date)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(date)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(date, date)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(date)'::pg_catalog.regprocedure;
+
+-- timestamp: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(timestamp, timestamp)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(timestamp)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(timestamp, timestamp)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(timestamp)'::pg_catalog.regprocedure;
+
+-- timestamp with time zone: gpu_min and gpu_max get sort operators (since 1.3)
+
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.<(timestamp with time zone, timestamp with time zone)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_min(timestamp with time zone)'::pg_catalog.regprocedure;
+UPDATE pg_catalog.pg_aggregate SET aggsortop = 'pg_catalog.>(timestamp with time zone, timestamp with time zone)'::pg_catalog.regoperator
+    WHERE aggfnoid = 'gpu_max(timestamp with time zone)'::pg_catalog.regprocedure;
 

@@ -88,6 +88,7 @@ CREATE AGGREGATE gpu_min(smallint) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -101,6 +102,7 @@ CREATE AGGREGATE gpu_max(smallint) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 
@@ -222,6 +224,7 @@ CREATE AGGREGATE gpu_min(integer) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -235,6 +238,7 @@ CREATE AGGREGATE gpu_max(integer) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 
@@ -356,6 +360,7 @@ CREATE AGGREGATE gpu_min(bigint) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -369,6 +374,7 @@ CREATE AGGREGATE gpu_max(bigint) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 
@@ -879,6 +885,7 @@ CREATE AGGREGATE gpu_min(date) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -892,6 +899,7 @@ CREATE AGGREGATE gpu_max(date) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 
@@ -933,6 +941,7 @@ CREATE AGGREGATE gpu_min(timestamp) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -946,6 +955,7 @@ CREATE AGGREGATE gpu_max(timestamp) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 
@@ -987,6 +997,7 @@ CREATE AGGREGATE gpu_min(timestamp with time zone) (
     FINALFUNC = gpu_min_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.<),
     PARALLEL = SAFE
 );
 
@@ -1000,6 +1011,7 @@ CREATE AGGREGATE gpu_max(timestamp with time zone) (
     FINALFUNC = gpu_max_final, FINALFUNC_EXTRA,
     COMBINEFUNC = gpu_reduce_combine,
     SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,
+    SORTOP = OPERATOR(pg_catalog.>),
     PARALLEL = SAFE
 );
 

@@ -104,8 +104,10 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE s LIKE ''x%
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 IN (1, 2, 3)');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > i2');
 
--- queries the node does not take: PostgreSQL's plan, same answers
+-- a native aggregate beside a gpu_* one: the node takes both (gpu_reduce.native_aggregates)
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), sum(i4) FROM bs');
+
+-- queries the node does not take: PostgreSQL's plan, same answers
 SELECT * FROM bulk_check('SELECT gpu_sum(i4 + 1) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4) FILTER (WHERE i2 > 0) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(DISTINCT i2) FROM bs');

@@ -22,7 +22,7 @@ upgrade) lo=$2; hi=$3; cat "$dir/upgrade-$hi.sql" ;;
 esac
 
 awk -v lo="$lo" -v hi="$hi" -v mode="$mode" '
-function agg(name, type, ret, extra_arg, sspace, csym,   args, fargs) {
+function agg(name, type, ret, extra_arg, sspace, csym, sortop,   args, fargs) {
 	args = type extra_arg
 	# the transition C function: its own for the first kinds, else the shared one
 	if (csym == "")
@@ -37,26 +37,43 @@ function agg(name, type, ret, extra_arg, sspace, csym,   args, fargs) {
 	printf "    FINALFUNC = gpu_%s_final, FINALFUNC_EXTRA,\n", name
 	printf "    COMBINEFUNC = gpu_reduce_combine,\n"
 	printf "    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,\n"
+	if (sortop != "")
+		printf "    SORTOP = OPERATOR(pg_catalog.%s),\n", sortop
 	printf "    PARALLEL = SAFE\n"
 	printf ");\n\n"
+}
+# an existing gpu_min/gpu_max gets its sort operator (no ALTER AGGREGATE sets one;
+# the operator is a built-in, pinned, so CREATE AGGREGATE records no dependency either)
+function set_sortop(name, type, sortop) {
+	printf "UPDATE pg_catalog.pg_aggregate SET aggsortop = '\''pg_catalog.%s(%s, %s)'\''::pg_catalog.regoperator\n", sortop, type, type
+	printf "    WHERE aggfnoid = '\''gpu_%s(%s)'\''::pg_catalog.regprocedure;\n", name, type
 }
 function in_range(v) { return v + 0 > lo + 0 && v + 0 <= hi + 0 }
 /^[ \t]*(#|$)/ { next }
 /^@family/ { family_since[$2] = $3; next }
 {
-	type = $1; since = $2; sum = $3; avg = $4; space = $5; var = $6
+	type = $1; since = $2; sum = $3; avg = $4; space = $5; var = $6; sortop = $7
 	gsub(/_/, " ", type); gsub(/_/, " ", sum); gsub(/_/, " ", avg); gsub(/_/, " ", var)
+	# gpu_min/gpu_max have sort operators (the index shortcut) from the sortop family on
+	sorts = sortop == "yes" && family_since["sortop"] + 0 <= hi + 0
 	if (in_range(since))
 	{
 		printf "-- %s (since %s)\n\n", type, since
 		if (sum != "-")
 			agg("sum", type, sum, "", space)
-		agg("min", type, type, "", 256)
-		agg("max", type, type, "", 256)
+		agg("min", type, type, "", 256, "", sorts ? "<" : "")
+		agg("max", type, type, "", 256, "", sorts ? ">" : "")
 		if (avg != "-")
 			agg("avg", type, avg, "", space)
 		agg("top2", type, type "[]", "", 256)
 		agg("topk", type, type "[]", ", integer", 1024)
+	}
+	else if (sorts && since + 0 <= lo + 0 && in_range(family_since["sortop"]))
+	{
+		printf "-- %s: gpu_min and gpu_max get sort operators (since %s)\n\n", type, family_since["sortop"]
+		set_sortop("min", type, "<")
+		set_sortop("max", type, ">")
+		printf "\n"
 	}
 	# the variance family: from the later of its version and the type version
 	vsince = family_since["var"] + 0 > since + 0 ? family_since["var"] : since

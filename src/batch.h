@@ -20,6 +20,10 @@ extern void gr_state_add_slow(GrState *st, Datum value);
 extern void gr_state_settle(GrState *st);
 extern void gr_state_release_buffer(GrState *st);
 
+/* finalize and serialize a state outside an aggregate call (agg.c, serial.c) */
+extern Datum gr_state_final(GrState *st, bool *isnull);
+extern bytea *gr_state_serialize(GrState *st);
+
 /* Add one value to the exact float sum of a state's partial result. */
 static inline void
 gr_state_add_double(GrState *st, double v)

@@ -6,9 +6,9 @@
  *
  * bulk_plan.c recognizes the queries it can take and builds the node;
  * bulk_scan.c runs it.  What the planner decided travels in the plan's
- * custom_private as the lists described here (plans are copied, so plain
- * integer lists), and the constants of the WHERE comparisons and of
- * gpu_topk's k in custom_exprs.
+ * custom_private as the scan description (scan_desc.h), and the constants
+ * of the WHERE comparisons and of gpu_topk's k in custom_exprs; the
+ * aggregates' running values are the sink's (sink.h).
  */
 #ifndef GR_BULK_H
 #define GR_BULK_H
@@ -23,36 +23,17 @@
 
 #define GR_BULK_NAME "GpuReduce"
 
-/* what one output column of the node computes */
-typedef enum GrBulkKind
-{
-	GR_BULK_AGG,				/* a gpu_* aggregate */
-	GR_BULK_COUNT_STAR,			/* count(*) */
-	GR_BULK_COUNT_COL			/* count(col) */
-} GrBulkKind;
-
-/* custom_private: list of these, in this order */
-enum
-{
-	GR_PRIV_PARTIAL,			/* Integer: 1 for partial states (parallel) */
-	GR_PRIV_OUTPUTS,			/* List of List: kind, op, type, kexpr */
-	GR_PRIV_TABLES,				/* List of GR_TABLE_* lists, in scan order */
-	GR_PRIV_COUNT
-};
-
-/* one table the node reads (its query's, or a leaf of its inheritance tree) */
-enum
-{
-	GR_TABLE_RELID,				/* Integer: the table's OID (a range table index
-								 * would change when the plan is flattened) */
-	GR_TABLE_ATTNOS,			/* List of Integer: 0-based attnos read */
-	GR_TABLE_OUTCOLS,			/* List of Integer: each output's column, or -1 */
-	GR_TABLE_QUALS,				/* List of List: col, op, kind, width, expr */
-	GR_TABLE_FILTER				/* String: the WHERE clause, for EXPLAIN */
-};
-
-/* GUC */
+/* GUCs */
 extern bool gr_bulk_scan;
+extern int	gr_native_aggregates;
+
+/* gpu_reduce.native_aggregates */
+typedef enum GrNativeMode
+{
+	GR_NATIVE_OFF,
+	GR_NATIVE_ON,
+	GR_NATIVE_EXACT
+} GrNativeMode;
 
 extern const CustomScanMethods gr_bulk_scan_methods;
 
@@ -96,8 +77,5 @@ extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
 extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us);
 
-/* finalize and serialize a state outside an aggregate call (agg.c, serial.c) */
-extern Datum gr_state_final(GrState *st, bool *isnull);
-extern bytea *gr_state_serialize(GrState *st);
 
 #endif							/* GR_BULK_H */

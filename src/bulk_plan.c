@@ -18,6 +18,7 @@
  * keeps PostgreSQL's own plan.
  */
 #include "bulk.h"
+#include "scan_desc.h"
 
 #include "access/table.h"
 #include "access/tableam.h"
@@ -25,6 +26,7 @@
 #include "catalog/pg_aggregate.h"
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
+#include "catalog/pg_namespace.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
@@ -51,6 +53,20 @@
 #include "tuple_decode.h"
 
 bool		gr_bulk_scan = true;
+int			gr_native_aggregates = GR_NATIVE_ON;
+
+static const struct config_enum_entry native_aggregates_options[] = {
+	{"off", GR_NATIVE_OFF, false},
+	{"on", GR_NATIVE_ON, false},
+	{"exact", GR_NATIVE_EXACT, false},
+	{"false", GR_NATIVE_OFF, true},
+	{"true", GR_NATIVE_ON, true},
+	{"no", GR_NATIVE_OFF, true},
+	{"yes", GR_NATIVE_ON, true},
+	{"0", GR_NATIVE_OFF, true},
+	{"1", GR_NATIVE_ON, true},
+	{NULL, 0, false}
+};
 
 static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 
@@ -74,7 +90,7 @@ typedef struct BulkTable
 	Index		relid;			/* its range table index */
 	List	   *attnos;			/* Integer: attribute numbers read (0-based) */
 	List	   *outcols;		/* Integer per output: its column index, or -1 */
-	List	   *quals;			/* per comparison: col, op, kind, width, expr */
+	List	   *quals;			/* per comparison: its GrScanQual */
 	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
 	double		pages;
 	double		tuples;
@@ -84,11 +100,12 @@ typedef struct BulkTable
 typedef struct BulkQuery
 {
 	List	   *aggrefs;		/* distinct Aggrefs: the node's output */
-	List	   *outputs;		/* per Aggref: kind, op, type, kexpr */
+	List	   *outputs;		/* per Aggref: its GrScanAgg */
 	List	   *outvars;		/* per Aggref: the Var it reads, or NULL */
 	List	   *exprs;			/* the constants (custom_exprs) */
 	List	   *tables;			/* BulkTable, in scan order */
 	Index		scanrelid;		/* the one table's index, or 0 for several */
+	bool		serial_only;	/* a native aggregate without a partial form */
 } BulkQuery;
 
 static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
@@ -149,8 +166,11 @@ bulk_expr(BulkQuery *q, Expr *expr)
 typedef struct AggKind
 {
 	Oid			fnoid;			/* hash key */
-	GrOp		op;				/* 0: not one of ours */
+	GrOp		op;				/* 0: neither ours nor a native one we take */
 	int32		k;
+	bool		native;			/* one of PostgreSQL's own (pg_catalog) */
+	GrPartialForm partial_form; /* a native one's partial state, if the node
+								 * can make it; else GR_PARTIAL_STATE */
 } AggKind;
 
 static HTAB *agg_kinds = NULL;
@@ -166,9 +186,36 @@ forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
 	}
 }
 
-/* The op of aggregate function fnoid if it is one of gpu_reduce's, else 0. */
+/*
+ * The partial state of a native aggregate the node can make itself: the
+ * result when the transition type is the result type (min, max, sum of
+ * int2/int4), avg's int8[] {count, sum}; else GR_PARTIAL_STATE (none: a
+ * parallel plan is not offered with it).
+ */
+static GrPartialForm
+native_partial_form(Oid fnoid, GrOp op)
+{
+	HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(fnoid));
+	Oid			transtype;
+	GrPartialForm form = GR_PARTIAL_STATE;
+
+	if (!HeapTupleIsValid(tup))
+		return GR_PARTIAL_STATE;
+	transtype = ((Form_pg_aggregate) GETSTRUCT(tup))->aggtranstype;
+	ReleaseSysCache(tup);
+	if (transtype == get_func_rettype(fnoid) && op != GR_OP_AVG)
+		form = GR_PARTIAL_VALUE;
+	else if (transtype == INT8ARRAYOID && op == GR_OP_AVG)
+		form = GR_PARTIAL_INT8_AVG;
+	return form;
+}
+
+/*
+ * The op of aggregate function fnoid if it is one of gpu_reduce's, or one
+ * of PostgreSQL's own of a kind in the kinds table (*native), else 0.
+ */
 static GrOp
-our_aggregate(Oid fnoid, int32 *k)
+our_aggregate(Oid fnoid, int32 *k, bool *native, GrPartialForm *partial_form)
 {
 	AggKind    *ak;
 	bool		found;
@@ -189,28 +236,62 @@ our_aggregate(Oid fnoid, int32 *k)
 		char	   *name = NULL;
 		GrOp		op = 0;
 		int32		kk = 0;
+		bool		nat = false;
+		GrPartialForm form = GR_PARTIAL_STATE;
 
 		if (OidIsValid(extoid) &&
 			getExtensionOfObject(ProcedureRelationId, fnoid) == extoid &&
 			(name = get_func_name(fnoid)) != NULL)
 			op = gr_kind_of_name(name, &kk);
+		else if (get_func_namespace(fnoid) == PG_CATALOG_NAMESPACE &&
+				 get_func_prokind(fnoid) == PROKIND_AGGREGATE &&
+				 (name = get_func_name(fnoid)) != NULL &&
+				 (op = gr_kind_of_native_name(name)) != 0)
+		{
+			nat = true;
+			form = native_partial_form(fnoid, op);
+		}
 		/* entered once known, so that an error leaves no half-made entry */
 		ak = hash_search(agg_kinds, &fnoid, HASH_ENTER, &found);
 		ak->op = op;
 		ak->k = kk;
+		ak->native = nat;
+		ak->partial_form = form;
 	}
 	*k = ak->k;
+	*native = ak->native;
+	*partial_form = ak->partial_form;
 	return ak->op;
+}
+
+/*
+ * Whether the node takes native aggregate kind op over a type: under
+ * gpu_reduce.native_aggregates, where its answer is native's (exact, or
+ * any kind over floats where the kind's float answer is the exact one).
+ */
+static bool
+native_taken(GrOp op, GrType type)
+{
+	if (gr_native_aggregates == GR_NATIVE_OFF)
+		return false;
+	if (gr_kind(op)->float_exact && gr_type_info(type)->value_class == GR_CLASS_FLOAT)
+		return gr_native_aggregates == GR_NATIVE_EXACT;
+	return true;
 }
 
 /* Add an output: what it computes, and the column Var it reads (or NULL). */
 static void
-add_output(BulkQuery *q, GrBulkKind kind, GrOp op, GrType type, int kexpr,
-		   Var *var)
+add_output(BulkQuery *q, GrScanAggKind kind, GrOp op, GrType type, int kexpr,
+		   GrPartialForm partial_form, Var *var)
 {
-	q->outputs = lappend(q->outputs,
-						 list_make4(makeInteger(kind), makeInteger(op),
-									makeInteger(type), makeInteger(kexpr)));
+	GrScanAgg  *ag = palloc0(sizeof(GrScanAgg));
+
+	ag->kind = kind;
+	ag->op = op;
+	ag->type = type;
+	ag->kexpr = kexpr;
+	ag->partial_form = partial_form;
+	q->outputs = lappend(q->outputs, ag);
 	q->outvars = lappend(q->outvars, var);
 }
 
@@ -226,6 +307,8 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	GrType		type;
 	int32		k;
 	int			kexpr = -1;
+	bool		native;
+	GrPartialForm form;
 
 	if (agg->agglevelsup != 0 || agg->aggorder != NIL ||
 		agg->aggdistinct != NIL || agg->aggfilter != NULL ||
@@ -234,7 +317,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 
 	if (agg->aggfnoid == F_COUNT_)
 	{
-		add_output(q, GR_BULK_COUNT_STAR, 0, 0, -1, NULL);
+		add_output(q, GR_SCAN_COUNT_STAR, 0, 0, -1, GR_PARTIAL_VALUE, NULL);
 		return true;
 	}
 	if (list_length(agg->args) < 1)
@@ -244,14 +327,22 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 		return false;
 	if (agg->aggfnoid == F_COUNT_ANY)
 	{
-		add_output(q, GR_BULK_COUNT_COL, 0, 0, -1, (Var *) arg->expr);
+		add_output(q, GR_SCAN_COUNT_COL, 0, 0, -1, GR_PARTIAL_VALUE, (Var *) arg->expr);
 		return true;
 	}
 
-	op = our_aggregate(agg->aggfnoid, &k);
+	op = our_aggregate(agg->aggfnoid, &k, &native, &form);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
-	if (op == 0 || type == 0)
+	if (op == 0 || type == 0 || gr_kind_acc_id(op, type) == GR_ACC_NONE)
 		return false;
+	if (native)
+	{
+		if (!native_taken(op, type))
+			return false;
+		/* a native aggregate whose partial state the node cannot make: serial only */
+		if (form == GR_PARTIAL_STATE)
+			q->serial_only = true;
+	}
 	if (gr_kind(op)->takes_k && k == 0)
 	{
 		/* gpu_topk(x, k): k must be known before the scan */
@@ -266,8 +357,22 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	}
 	else if (list_length(agg->args) != 1)
 		return false;
-	add_output(q, GR_BULK_AGG, op, type, kexpr, (Var *) arg->expr);
+	add_output(q, GR_SCAN_AGG, op, type, kexpr, form, (Var *) arg->expr);
 	return true;
+}
+
+/* Add a comparison the page loop evaluates to a table. */
+static void
+add_qual(BulkTable *t, int col, int op, int kind, int width, int expr)
+{
+	GrScanQual *q = palloc0(sizeof(GrScanQual));
+
+	q->col = col;
+	q->op = op;
+	q->kind = kind;
+	q->width = width;
+	q->expr = expr;
+	t->quals = lappend(t->quals, q);
 }
 
 /* The btree operator family of a type's default opclass. */
@@ -299,11 +404,8 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 
 		if (nt->argisrow || !is_table_column(t->relid, (Node *) nt->arg))
 			return false;
-		t->quals = lappend(t->quals,
-						   list_make5(makeInteger(bulk_col(t, ((Var *) nt->arg)->varattno)),
-									  makeInteger(nt->nulltesttype == IS_NULL ?
-												  GR_QUAL_ISNULL : GR_QUAL_NOTNULL),
-									  makeInteger(0), makeInteger(0), makeInteger(-1)));
+		add_qual(t, bulk_col(t, ((Var *) nt->arg)->varattno),
+				 nt->nulltesttype == IS_NULL ? GR_QUAL_ISNULL : GR_QUAL_NOTNULL, 0, 0, -1);
 		return true;
 	}
 	if (IsA(clause, OpExpr))
@@ -351,10 +453,7 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		}
 		kind = gr_type_info(type)->value_class == GR_CLASS_FLOAT ? GR_KIND_FLOAT : GR_KIND_INT;
 		expr = bulk_expr(q, (Expr *) other);
-		t->quals = lappend(t->quals,
-						   list_make5(makeInteger(bulk_col(t, ((Var *) col)->varattno)),
-									  makeInteger(op), makeInteger(kind),
-									  makeInteger(gr_type_size(type)), makeInteger(expr)));
+		add_qual(t, bulk_col(t, ((Var *) col)->varattno), op, kind, gr_type_size(type), expr);
 		return true;
 	}
 	return false;
@@ -543,9 +642,9 @@ sort_columns(BulkTable *t)
 	}
 	foreach(lc, t->quals)
 	{
-		Integer    *col = linitial(lfirst(lc));
+		GrScanQual *q = lfirst(lc);
 
-		col->ival = newidx[intVal(col)];
+		q->col = newidx[q->col];
 	}
 }
 
@@ -629,6 +728,52 @@ table_cmp(const ListCell *a, const ListCell *b)
 	return ra < rb ? -1 : ra > rb ? 1 : 0;
 }
 
+/* Integers of a List of Integer as an array. */
+static int *
+int_array(List *l)
+{
+	int		   *a = palloc(sizeof(int) * Max(list_length(l), 1));
+	ListCell   *lc;
+
+	foreach(lc, l)
+		a[foreach_current_index(lc)] = intVal(lfirst(lc));
+	return a;
+}
+
+/* The scan description of the query (its tables' columns already sorted). */
+static GrScanDesc *
+scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
+{
+	GrScanDesc *d = palloc0(sizeof(GrScanDesc));
+	ListCell   *lc;
+
+	d->partial = partial;
+	d->naggs = list_length(q->outputs);
+	d->aggs = palloc0(sizeof(GrScanAgg) * Max(d->naggs, 1));
+	foreach(lc, q->outputs)
+		d->aggs[foreach_current_index(lc)] = *(GrScanAgg *) lfirst(lc);
+	d->ngroupkeys = 0;
+	d->ntables = list_length(q->tables);
+	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
+	foreach(lc, q->tables)
+	{
+		BulkTable  *t = lfirst(lc);
+		GrScanTable *st = &d->tables[foreach_current_index(lc)];
+		ListCell   *lq;
+
+		st->relid = planner_rt_fetch(t->relid, root)->relid;
+		st->ncols = list_length(t->attnos);
+		st->attnos = int_array(t->attnos);
+		st->argcols = int_array(t->outcols);
+		st->nquals = list_length(t->quals);
+		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
+		foreach(lq, t->quals)
+			st->quals[foreach_current_index(lq)] = *(GrScanQual *) lfirst(lq);
+		st->filter = filter_text(root, t);
+	}
+	return d;
+}
+
 /* Make the node's path: final (serial) or partial (parallel-aware). */
 static CustomPath *
 bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
@@ -636,7 +781,6 @@ bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 	CustomPath *cp = makeNode(CustomPath);
 	double		pages = 0;
 	double		cpu = 0;
-	List	   *tables = NIL;
 	ListCell   *lc;
 
 	list_sort(q->tables, table_cmp);
@@ -648,10 +792,6 @@ bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 		pages += t->pages;
 		cpu += cpu_tuple_cost * t->tuples *
 			(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos));
-		tables = lappend(tables,
-						 list_make5(makeInteger(planner_rt_fetch(t->relid, root)->relid),
-									t->attnos, t->outcols, t->quals,
-									makeString(filter_text(root, t))));
 	}
 	if (workers > 0)
 	{
@@ -673,11 +813,9 @@ bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
 	cp->methods = &bulk_path_methods;
-	cp->custom_private = list_make3(makeInteger(workers > 0), q->outputs, tables);
-	/* for plan_bulk_path only */
-	cp->custom_private = lappend(cp->custom_private, q->aggrefs);
-	cp->custom_private = lappend(cp->custom_private, q->exprs);
-	cp->custom_private = lappend(cp->custom_private, makeInteger(q->scanrelid));
+	/* the scan description, then what plan_bulk_path alone needs */
+	cp->custom_private = list_make4(gr_scan_desc_to_list(scan_desc(root, q, workers > 0)),
+									q->aggrefs, q->exprs, makeInteger(q->scanrelid));
 	return cp;
 }
 
@@ -720,7 +858,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	/* as many workers as the planner gives a parallel scan of the table */
 	seq = linitial(input_rel->partial_pathlist);
 	if (seq->parallel_workers <= 0 ||
-		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q))
+		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q) || q.serial_only)
 		return;
 	cp = bulk_path(root, partial_rel, &q, seq->parallel_workers);
 	rows = seq->parallel_workers + 1;
@@ -768,9 +906,10 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 {
 	CustomScan *cs = makeNode(CustomScan);
 	List	   *priv = best_path->custom_private;
-	List	   *aggrefs = list_nth(priv, GR_PRIV_COUNT);
-	List	   *exprs = list_nth(priv, GR_PRIV_COUNT + 1);
-	bool		partial = intVal(linitial(priv)) != 0;
+	List	   *desc = linitial(priv);
+	List	   *aggrefs = lsecond(priv);
+	List	   *exprs = lthird(priv);
+	bool		partial = gr_scan_desc_from_list(desc)->partial;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 
@@ -782,11 +921,11 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	cs->scan.plan.targetlist = tlist;
 	cs->scan.plan.qual = partial ? NIL : (List *) root->parse->havingQual;
 	/* one table: a scan of it; several (a tree): no scan relation */
-	cs->scan.scanrelid = intVal(list_nth(priv, GR_PRIV_COUNT + 2));
+	cs->scan.scanrelid = intVal(lfourth(priv));
 	cs->flags = best_path->flags;
 	cs->custom_plans = NIL;
 	cs->custom_exprs = exprs;
-	cs->custom_private = list_truncate(list_copy(priv), GR_PRIV_COUNT);
+	cs->custom_private = desc;
 	cs->custom_scan_tlist = scan_tlist;
 	cs->methods = &gr_bulk_scan_methods;
 	return &cs->scan.plan;
@@ -800,6 +939,12 @@ gr_bulk_plan_init(void)
 							 "Lets aggregate queries over one table read its pages in bulk (GpuReduce scan).",
 							 "When off, gpu_* aggregates get their rows from PostgreSQL's own scan; answers are the same.",
 							 &gr_bulk_scan, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpu_reduce.native_aggregates",
+							 "Lets the GpuReduce scan take PostgreSQL's own sum, avg, min, max, count and variance aggregates.",
+							 "on: wherever the answer is identical to native's (integer and numeric sums, averages and variances; min and max of every supported type). "
+							 "exact: float sums, averages and variances too, whose exact answers may differ from native's in the last bits. off: only gpu_* aggregates.",
+							 &gr_native_aggregates, GR_NATIVE_ON, native_aggregates_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	RegisterCustomScanMethods(&gr_bulk_scan_methods);
 	CacheRegisterSyscacheCallback(PROCOID, forget_agg_kinds, (Datum) 0);

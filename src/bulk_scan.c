@@ -15,6 +15,8 @@
  * block scan; each participant emits its partial states, serialized.
  */
 #include "bulk.h"
+#include "scan_desc.h"
+#include "sink.h"
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -51,24 +53,12 @@ StaticAssertDecl(GR_HEAP_HASNULL == HEAP_HASNULL && GR_HEAP_HASVARWIDTH == HEAP_
 /* tuples ahead of the one being decoded whose memory is requested early */
 #define GR_PREFETCH_TUPLES 16
 
-/* One output column of the node. */
-typedef struct BulkOutput
-{
-	GrBulkKind	kind;
-	GrOp		op;
-	GrType		type;
-	ExprState  *kexpr;			/* gpu_topk's k, or NULL */
-	int32		k;
-	GrState    *st;				/* NULL until a first non-NULL value */
-	int64		count;			/* count(*), count(col) */
-} BulkOutput;
-
 /* One table the node reads. */
 typedef struct BulkTable
 {
 	Relation	rel;
 	GrDecodeDesc *desc;
-	int		   *outcols;		/* each output's column index, or -1 */
+	const int  *argcols;		/* each aggregate's column index, or -1 */
 	int			nquals;
 	GrQual		quals[GR_MAX_QUALS];	/* as bound for this scan */
 	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
@@ -115,9 +105,9 @@ typedef struct BulkShared
 typedef struct BulkScanState
 {
 	CustomScanState css;
-	bool		partial;
-	int			noutputs;
-	BulkOutput *outputs;
+	GrScanDesc *desc;			/* what the planner decided */
+	ExprState **kexprs;			/* per aggregate: gpu_topk's k, or NULL */
+	GrSink	   *sink;			/* the aggregates' running values */
 	int			ntables;
 	BulkTable  *tables;
 	MemoryContext statecxt;		/* states and results; reset on rescan */
@@ -138,6 +128,7 @@ static void bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *
 static void bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordinate);
 static void bulk_shutdown(CustomScanState *node);
 static void bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es);
+static int32 agg_k(void *arg, int agg);
 
 static const CustomExecMethods bulk_exec_methods = {
 	.CustomName = GR_BULK_NAME,
@@ -186,17 +177,19 @@ align_bytes(char typalign)
  * after rows were written.
  */
 static GrDecodeDesc *
-make_decode_desc(Relation rel, List *attnos)
+make_decode_desc(Relation rel, const int *attnos, int ncols)
 {
 	TupleDesc	td = RelationGetDescr(rel);
-	int			last = attnos != NIL ? intVal(llast(attnos)) : -1;
-	GrDecodeDesc *d = palloc0(GR_DECODE_DESC_SIZE(last + 1));
-	ListCell   *lc;
+	int			last = ncols > 0 ? attnos[ncols - 1] : -1;
+	GrDecodeDesc *d;
 	uint32		off = 0;
 	bool		fixed = true;
 
-	foreach(lc, attnos)
-		d->col_attno[d->ncols++] = intVal(lfirst(lc));
+	if (last >= td->natts)
+		elog(ERROR, "gpu_reduce: scan description reads a column the table does not have");
+	d = palloc0(GR_DECODE_DESC_SIZE(last + 1));
+	for (int c = 0; c < ncols; c++)
+		d->col_attno[d->ncols++] = attnos[c];
 	d->natts = last + 1;
 	for (int a = 0; a < d->natts; a++)
 	{
@@ -248,37 +241,30 @@ make_decode_desc(Relation rel, List *attnos)
  * same.
  */
 static void
-init_table(BulkScanState *bs, BulkTable *t, List *tv)
+init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 {
 	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
-	List	   *outcols = list_nth(tv, GR_TABLE_OUTCOLS);
-	List	   *quals = list_nth(tv, GR_TABLE_QUALS);
-	ListCell   *lc;
-	int			i = 0;
 
+	if (st->nquals > GR_MAX_QUALS || st->ncols > GR_DECODE_MAX_COLS)
+		elog(ERROR, "gpu_reduce: scan description has too many columns or comparisons");
 	t->rel = cs->scan.scanrelid > 0 ? bs->css.ss.ss_currentRelation :
-		table_open((Oid) intVal(list_nth(tv, GR_TABLE_RELID)), AccessShareLock);
-	t->desc = make_decode_desc(t->rel, list_nth(tv, GR_TABLE_ATTNOS));
-	t->filter = strVal(list_nth(tv, GR_TABLE_FILTER));
-	t->outcols = palloc(sizeof(int) * Max(list_length(outcols), 1));
-	foreach(lc, outcols)
-		t->outcols[i++] = intVal(lfirst(lc));
-	t->nquals = list_length(quals);
+		table_open(st->relid, AccessShareLock);
+	t->desc = make_decode_desc(t->rel, st->attnos, st->ncols);
+	t->filter = st->filter;
+	t->argcols = st->argcols;
+	t->nquals = st->nquals;
 	t->qual_exprs = palloc0(sizeof(ExprState *) * Max(t->nquals, 1));
-	i = 0;
-	foreach(lc, quals)
+	for (int i = 0; i < st->nquals; i++)
 	{
-		List	   *qv = lfirst(lc);
-		int			expr = intVal(list_nth(qv, 4));
+		const GrScanQual *q = &st->quals[i];
 
-		t->quals[i].col = intVal(linitial(qv));
-		t->quals[i].op = t->qual_ops[i] = intVal(lsecond(qv));
-		t->quals[i].kind = intVal(lthird(qv));
-		t->quals[i].width = intVal(lfourth(qv));
-		if (expr >= 0)
-			t->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, expr),
+		t->quals[i].col = q->col;
+		t->quals[i].op = t->qual_ops[i] = q->op;
+		t->quals[i].kind = q->kind;
+		t->quals[i].width = q->width;
+		if (q->expr >= 0)
+			t->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, q->expr),
 											&bs->css.ss.ps);
-		i++;
 	}
 }
 
@@ -288,36 +274,22 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 {
 	BulkScanState *bs = (BulkScanState *) node;
 	CustomScan *cs = (CustomScan *) node->ss.ps.plan;
-	List	   *priv = cs->custom_private;
-	List	   *outputs = list_nth(priv, GR_PRIV_OUTPUTS);
-	List	   *tables = list_nth(priv, GR_PRIV_TABLES);
-	int			i = 0;
-	ListCell   *lc;
+	GrScanDesc *d = gr_scan_desc_from_list(cs->custom_private);
 
-	bs->partial = intVal(list_nth(priv, GR_PRIV_PARTIAL)) != 0;
-	bs->noutputs = list_length(outputs);
-	bs->outputs = palloc0(sizeof(BulkOutput) * Max(bs->noutputs, 1));
-	foreach(lc, outputs)
-	{
-		List	   *o = lfirst(lc);
-		BulkOutput *out = &bs->outputs[i++];
-		int			kexpr = intVal(lfourth(o));
-
-		out->kind = intVal(linitial(o));
-		out->op = intVal(lsecond(o));
-		out->type = intVal(lthird(o));
-		out->k = gr_kind(out->op)->k_of_name;
-		if (kexpr >= 0)
-			out->kexpr = ExecInitExpr(list_nth(cs->custom_exprs, kexpr), &node->ss.ps);
-	}
-	bs->ntables = list_length(tables);
+	bs->desc = d;
+	bs->kexprs = palloc0(sizeof(ExprState *) * Max(d->naggs, 1));
+	for (int a = 0; a < d->naggs; a++)
+		if (d->aggs[a].kexpr >= 0)
+			bs->kexprs[a] = ExecInitExpr(list_nth(cs->custom_exprs, d->aggs[a].kexpr),
+										 &node->ss.ps);
+	bs->ntables = d->ntables;
 	bs->tables = palloc0(sizeof(BulkTable) * Max(bs->ntables, 1));
-	i = 0;
-	foreach(lc, tables)
-		init_table(bs, &bs->tables[i++], lfirst(lc));
+	for (int t = 0; t < d->ntables; t++)
+		init_table(bs, &bs->tables[t], &d->tables[t]);
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
+	bs->sink = gr_sink_create(bs->statecxt, d, agg_k, bs);
 }
 
 /* Evaluate one run-time constant (a Const or a Param). */
@@ -374,82 +346,22 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 }
 
 /*
- * The k of a gpu_topk, checked as its transition function checks it; only
- * called once a row has arrived, as the transition would be.
+ * The k of aggregate agg (GrSinkK): the one its name fixes, or gpu_topk's,
+ * checked as its transition function checks it; only asked once a row has
+ * arrived, as the transition would be.
  */
 static int32
-output_k(BulkScanState *bs, BulkOutput *out)
+agg_k(void *arg, int agg)
 {
+	BulkScanState *bs = arg;
 	Datum		v;
 	bool		isnull;
 
-	if (out->kexpr == NULL)
-		return out->k;
-	v = eval_const(bs, out->kexpr, &isnull);
+	if (bs->kexprs[agg] == NULL)
+		return bs->desc->aggs[agg].kind == GR_SCAN_AGG ?
+			gr_kind(bs->desc->aggs[agg].op)->k_of_name : 0;
+	v = eval_const(bs, bs->kexprs[agg], &isnull);
 	return gr_check_k(v, isnull);
-}
-
-/*
- * The output's state, made when its first values arrive (gpu_topk's k is
- * checked then, as the transition function would).
- */
-static GrState *
-output_state(BulkScanState *bs, BulkOutput *out)
-{
-	if (out->st == NULL)
-	{
-		out->k = output_k(bs, out);
-		out->st = gr_state_create(bs->statecxt, out->op, out->type, out->k);
-		/* one group with many rows: batch from the first value */
-		out->st->direct_left = 0;
-	}
-	return out->st;
-}
-
-/*
- * Feed one page's values of an output: the non-NULL values of its column
- * in the rows that passed the WHERE comparisons.
- */
-static void
-feed_output(BulkScanState *bs, BulkOutput *out, const uint64 *vals, int n,
-			int nkept)
-{
-	switch (out->kind)
-	{
-		case GR_BULK_COUNT_STAR:
-			out->count += nkept;
-			return;
-		case GR_BULK_COUNT_COL:
-			out->count += n;
-			return;
-		case GR_BULK_AGG:
-			break;
-	}
-	if (n == 0)
-		return;
-	(void) output_state(bs, out);
-	/* compiled per op */
-	switch (out->op)
-	{
-		case GR_OP_SUM:
-			gr_state_add_many(out->st, GR_OP_SUM, vals, n);
-			break;
-		case GR_OP_MIN:
-			gr_state_add_many(out->st, GR_OP_MIN, vals, n);
-			break;
-		case GR_OP_MAX:
-			gr_state_add_many(out->st, GR_OP_MAX, vals, n);
-			break;
-		case GR_OP_AVG:
-			gr_state_add_many(out->st, GR_OP_AVG, vals, n);
-			break;
-		case GR_OP_TOPK:
-			gr_state_add_many(out->st, GR_OP_TOPK, vals, n);
-			break;
-		default:
-			gr_state_add_many(out->st, out->op, vals, n);
-			break;
-	}
 }
 
 /*
@@ -481,11 +393,12 @@ static void
 decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			const OffsetNumber *offs, int n)
 {
-	uint64		vals[GR_DECODE_MAX_COLS][MaxHeapTuplesPerPage];
-	int			nvals[GR_DECODE_MAX_COLS] = {0};
+	GrRowBlock	rows;
 	const GrDecodeDesc *d = t->desc;
 	int			nkept = 0;
 	int			ncols = d->ncols;
+
+	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
 	bs->counters[C_CPU_PAGES]++;
 	bs->counters[C_TUPLES] += n;
@@ -508,23 +421,18 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 							blk, offs[i], RelationGetRelationName(t->rel))));
 		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
-		nkept++;
+		/* the row's columns at its index: aligned, NULLs flagged */
 		for (int c = 0; c < ncols; c++)
 		{
-			vals[c][nvals[c]] = tv[c];
-			nvals[c] += !tn[c];
+			rows.vals[c][nkept] = tv[c];
+			rows.nulls[c][nkept] = tn[c];
 		}
+		nkept++;
 	}
 	bs->counters[C_ROWS] += nkept;
-	if (nkept == 0)
-		return;
-	for (int o = 0; o < bs->noutputs; o++)
-	{
-		BulkOutput *out = &bs->outputs[o];
-		int			c = t->outcols[o];
-
-		feed_output(bs, out, c >= 0 ? vals[c] : NULL, c >= 0 ? nvals[c] : 0, nkept);
-	}
+	rows.nrows = nkept;
+	rows.ncols = ncols;
+	gr_sink_add_rows(bs->sink, 0, &rows, t->argcols);
 }
 
 /* What the page path's callbacks need. */
@@ -556,29 +464,23 @@ page_gpu(void *arg, struct GrPageJob *job)
 
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
-	for (int o = 0; o < bs->noutputs; o++)
+	for (int a = 0; a < bs->desc->naggs; a++)
 	{
-		BulkOutput *out = &bs->outputs[o];
-		int			c = t->outcols[o];
+		const GrScanAgg *ag = &bs->desc->aggs[a];
+		int			c = t->argcols[a];
 		const GrPageOut *po;
-		int64		n;
 
-		if (out->kind == GR_BULK_COUNT_STAR)
-			out->count += rows;
-		else if (out->kind == GR_BULK_COUNT_COL)
-			out->count += job->counts[c];
-		if (out->kind != GR_BULK_AGG)
+		if (ag->kind == GR_SCAN_COUNT_STAR)
+			gr_sink_add_count(bs->sink, 0, a, rows);
+		else if (ag->kind == GR_SCAN_COUNT_COL)
+			gr_sink_add_count(bs->sink, 0, a, job->counts[c]);
+		if (ag->kind != GR_SCAN_AGG)
 			continue;
 		po = &job->outs[j++];
-		n = (int64) job->counts[po->col];
-		if (n == 0)
-			continue;
-		gr_gpu_fold_result(output_state(bs, out), po->op,
-						   (const GrCudaResult *) ((char *) job + po->result_off), n,
-						   (int64 *) ((char *) job + po->topk_off));
-		gr_stats.gpu_batches++;
-		gr_stats.gpu_rows += n;
-		gr_stats.gpu_bytes += n * gr_type_size(out->type);
+		gr_sink_add_gpu(bs->sink, 0, a, po->op,
+						(const GrCudaResult *) ((char *) job + po->result_off),
+						(int64) job->counts[po->col],
+						(int64 *) ((char *) job + po->topk_off));
 	}
 }
 
@@ -600,25 +502,25 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		bs->page_path = "off (a temporary table)";
 		return NULL;
 	}
-	for (int o = 0; o < bs->noutputs && mode != GR_PAGE_PATH_OFF; o++)
+	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
 	{
-		BulkOutput *out = &bs->outputs[o];
+		const GrScanAgg *ag = &bs->desc->aggs[a];
 
-		if (out->kind != GR_BULK_AGG)
+		if (ag->kind != GR_SCAN_AGG)
 			continue;
 		if (nouts == GR_PAGE_MAX_OUTS)
 		{
 			bs->page_path = "off (too many aggregates)";
 			return NULL;
 		}
-		outs[nouts].col = t->outcols[o];
-		outs[nouts].op = out->op;
-		outs[nouts].type = out->type;
-		outs[nouts].k = out->k;
-		if (out->kexpr != NULL)
+		outs[nouts].col = t->argcols[a];
+		outs[nouts].op = ag->op;
+		outs[nouts].type = ag->type;
+		outs[nouts].k = gr_kind(ag->op)->k_of_name;
+		if (bs->kexprs[a] != NULL)
 		{
 			bool		isnull;
-			Datum		k = eval_const(bs, out->kexpr, &isnull);
+			Datum		k = eval_const(bs, bs->kexprs[a], &isnull);
 
 			/* a bad k is an error only once a row arrives: leave it to the CPU */
 			if (isnull || !gr_k_in_range(DatumGetInt32(k)))
@@ -799,27 +701,9 @@ result_row(BulkScanState *bs)
 	GrStats		before = gr_stats;
 
 	ExecClearTuple(slot);
-	for (int o = 0; o < bs->noutputs; o++)
-	{
-		BulkOutput *out = &bs->outputs[o];
-		Datum	   *value = &slot->tts_values[o];
-		bool	   *isnull = &slot->tts_isnull[o];
-
-		if (out->kind != GR_BULK_AGG)
-		{
-			*value = Int64GetDatum(out->count);
-			*isnull = false;
-		}
-		else if (out->st == NULL)
-			*isnull = true;
-		else if (bs->partial)
-		{
-			*value = PointerGetDatum(gr_state_serialize(out->st));
-			*isnull = false;
-		}
-		else
-			*value = gr_state_final(out->st, isnull);
-	}
+	for (int a = 0; a < bs->desc->naggs; a++)
+		slot->tts_values[a] = gr_sink_result(bs->sink, 0, a, bs->desc->partial,
+											 &slot->tts_isnull[a]);
 	MemoryContextSwitchTo(old);
 	/* the batches finalize reduced count too */
 	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
@@ -861,12 +745,7 @@ bulk_exec(CustomScanState *node)
 static void
 reset_states(BulkScanState *bs)
 {
-	MemoryContextReset(bs->statecxt);
-	for (int o = 0; o < bs->noutputs; o++)
-	{
-		bs->outputs[o].st = NULL;
-		bs->outputs[o].count = 0;
-	}
+	gr_sink_reset(bs->sink);
 	memset(bs->counters, 0, sizeof(bs->counters));
 	bs->done = false;
 }

@@ -130,25 +130,25 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 
 const GrAggKind gr_kinds[GR_OP_LAST + 1] = {
 	[GR_OP_SUM] = {
-		.name = "sum", .arith = true,
+		.name = "sum", .arith = true, .native = {"sum"}, .float_exact = true,
 		.by_class = BY_CLASS(CLASS(GR_ACC_ISUM, gr_final_sum_int),
 							 CLASS(GR_ACC_XSUM, gr_final_sum_float),
 							 CLASS(GR_ACC_NUM_SUM, gr_numeric_sum_final)),
 	},
 	[GR_OP_MIN] = {
-		.name = "min",
+		.name = "min", .native = {"min"},
 		.by_class = BY_CLASS(CLASS(GR_ACC_KEY_MIN, gr_final_key),
 							 CLASS(GR_ACC_KEY_MIN, gr_final_key),
 							 CLASS(GR_ACC_NUM_MIN, gr_numeric_best_final)),
 	},
 	[GR_OP_MAX] = {
-		.name = "max",
+		.name = "max", .native = {"max"},
 		.by_class = BY_CLASS(CLASS(GR_ACC_KEY_MAX, gr_final_key),
 							 CLASS(GR_ACC_KEY_MAX, gr_final_key),
 							 CLASS(GR_ACC_NUM_MAX, gr_numeric_best_final)),
 	},
 	[GR_OP_AVG] = {
-		.name = "avg", .arith = true,
+		.name = "avg", .arith = true, .native = {"avg"}, .float_exact = true,
 		.by_class = BY_CLASS(CLASS(GR_ACC_ISUM, gr_final_avg_int),
 							 CLASS(GR_ACC_XSUM, gr_final_avg_float),
 							 CLASS(GR_ACC_NUM_SUM, gr_numeric_avg_final)),
@@ -159,15 +159,15 @@ const GrAggKind gr_kinds[GR_OP_LAST + 1] = {
 							 CLASS(GR_ACC_KEY_TOPK, gr_final_key_array),
 							 CLASS(GR_ACC_NUM_TOPK, gr_numeric_array_final)),
 	},
-#define VAR_KIND(nm) \
-	.name = #nm, .arith = true, \
+#define VAR_KIND(nm, ...) \
+	.name = #nm, .arith = true, .native = {__VA_ARGS__}, .float_exact = true, \
 	.by_class = BY_CLASS(CLASS(GR_ACC_IVAR, gr_final_##nm##_int), \
 						 CLASS(GR_ACC_FVAR, gr_final_##nm##_float), \
 						 CLASS(GR_ACC_NVAR, gr_final_##nm##_numeric))
-	[GR_OP_VARIANCE] = {VAR_KIND(variance)},
-	[GR_OP_VAR_POP] = {VAR_KIND(var_pop)},
-	[GR_OP_STDDEV] = {VAR_KIND(stddev)},
-	[GR_OP_STDDEV_POP] = {VAR_KIND(stddev_pop)},
+	[GR_OP_VARIANCE] = {VAR_KIND(variance, "variance", "var_samp")},
+	[GR_OP_VAR_POP] = {VAR_KIND(var_pop, "var_pop")},
+	[GR_OP_STDDEV] = {VAR_KIND(stddev, "stddev", "stddev_samp")},
+	[GR_OP_STDDEV_POP] = {VAR_KIND(stddev_pop, "stddev_pop")},
 };
 
 /* The accumulator id of a kind over a type; GR_ACC_NONE if not offered. */
@@ -214,6 +214,17 @@ gr_kind_of_name(const char *name, int32 *k)
 			return (GrOp) op;
 		}
 	}
+	return 0;
+}
+
+/* The kind a PostgreSQL aggregate's name stands for, or 0. */
+GrOp
+gr_kind_of_native_name(const char *name)
+{
+	for (int op = 1; op <= GR_OP_LAST; op++)
+		for (int i = 0; i < lengthof(gr_kinds[op].native) && gr_kinds[op].native[i] != NULL; i++)
+			if (strcmp(name, gr_kinds[op].native[i]) == 0)
+				return (GrOp) op;
 	return 0;
 }
 

@@ -85,6 +85,14 @@ typedef struct GrAggKind
 	const char *k_name;			/* gpu_<k_name>: the kind with k fixed (top2) */
 	int32		k_of_name;		/* that k */
 	bool		arith;			/* needs arithmetic: not over the time types */
+	/* PostgreSQL's own aggregates of this kind (pg_catalog names), NULL-ended */
+	const char *native[3];
+	/*
+	 * Over floats the answer is the exact one, which may differ from
+	 * native's in the last bits: a native aggregate of the kind is taken
+	 * over floats only under gpu_reduce.native_aggregates = exact.
+	 */
+	bool		float_exact;
 	GrKindClass by_class[GR_CLASS_COUNT];
 } GrAggKind;
 
@@ -111,6 +119,8 @@ extern GrAccId gr_kind_acc_id(GrOp op, GrType type);
 
 /* The kind a gpu_* aggregate's name stands for (0 if none), and gpu_top2's k. */
 extern GrOp gr_kind_of_name(const char *name, int32 *k);
+/* The kind a PostgreSQL aggregate's name (in pg_catalog) stands for, or 0. */
+extern GrOp gr_kind_of_native_name(const char *name);
 
 /* The kernel operation for op over a type (and top-k's k), or -1. */
 extern int	gr_kind_gpu_op(GrOp op, GrType type, int32 k);

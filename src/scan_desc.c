@@ -1,0 +1,160 @@
+/*
+ * scan_desc.c
+ *	  The scan description to and from the plan's custom_private: one flat
+ *	  list of Integer and String nodes, written and read in the same order
+ *	  by the two functions below (which copyObject, nodeToString and
+ *	  stringToNode carry unchanged to parallel workers).
+ */
+#include "scan_desc.h"
+
+#include "nodes/value.h"
+
+/* the layout's version, first in the list: a plan from another build is refused */
+#define GR_SCAN_DESC_VERSION 1
+
+/* Writing: append one field. */
+static void
+put_int(List **l, int v)
+{
+	*l = lappend(*l, makeInteger(v));
+}
+
+List *
+gr_scan_desc_to_list(const GrScanDesc *d)
+{
+	List	   *l = NIL;
+
+	put_int(&l, GR_SCAN_DESC_VERSION);
+	put_int(&l, d->partial);
+	put_int(&l, d->naggs);
+	for (int a = 0; a < d->naggs; a++)
+	{
+		put_int(&l, d->aggs[a].kind);
+		put_int(&l, d->aggs[a].op);
+		put_int(&l, d->aggs[a].type);
+		put_int(&l, d->aggs[a].kexpr);
+		put_int(&l, d->aggs[a].partial_form);
+	}
+	put_int(&l, d->ngroupkeys);
+	put_int(&l, d->ntables);
+	for (int t = 0; t < d->ntables; t++)
+	{
+		const GrScanTable *st = &d->tables[t];
+
+		put_int(&l, (int) st->relid);
+		put_int(&l, st->ncols);
+		for (int c = 0; c < st->ncols; c++)
+			put_int(&l, st->attnos[c]);
+		for (int a = 0; a < d->naggs; a++)
+			put_int(&l, st->argcols[a]);
+		for (int k = 0; k < d->ngroupkeys; k++)
+			put_int(&l, st->keycols[k]);
+		put_int(&l, st->nquals);
+		for (int q = 0; q < st->nquals; q++)
+		{
+			put_int(&l, st->quals[q].col);
+			put_int(&l, st->quals[q].op);
+			put_int(&l, st->quals[q].kind);
+			put_int(&l, st->quals[q].width);
+			put_int(&l, st->quals[q].expr);
+		}
+		l = lappend(l, makeString(pstrdup(st->filter != NULL ? st->filter : "")));
+	}
+	return l;
+}
+
+/* Reading: the list and where the next field is. */
+typedef struct DescReader
+{
+	List	   *l;
+	int			pos;
+} DescReader;
+
+static pg_noreturn void
+malformed(const char *what)
+{
+	elog(ERROR, "gpu_reduce: malformed scan description (%s)", what);
+}
+
+/* The next field, an Integer within [lo, hi]. */
+static int
+get_int(DescReader *r, int lo, int hi, const char *what)
+{
+	Node	   *n;
+	int			v;
+
+	if (r->pos >= list_length(r->l))
+		malformed(what);
+	n = list_nth(r->l, r->pos++);
+	if (!IsA(n, Integer))
+		malformed(what);
+	v = intVal(n);
+	if (v < lo || v > hi)
+		malformed(what);
+	return v;
+}
+
+/* An array of n fields, each within [lo, hi]. */
+static int *
+get_ints(DescReader *r, int n, int lo, int hi, const char *what)
+{
+	int		   *v = palloc(sizeof(int) * Max(n, 1));
+
+	for (int i = 0; i < n; i++)
+		v[i] = get_int(r, lo, hi, what);
+	return v;
+}
+
+GrScanDesc *
+gr_scan_desc_from_list(List *l)
+{
+	DescReader	r = {l, 0};
+	GrScanDesc *d = palloc0(sizeof(GrScanDesc));
+
+	(void) get_int(&r, GR_SCAN_DESC_VERSION, GR_SCAN_DESC_VERSION, "version");
+	d->partial = get_int(&r, 0, 1, "partial") != 0;
+	d->naggs = get_int(&r, 0, 10000, "aggregates");
+	d->aggs = palloc0(sizeof(GrScanAgg) * Max(d->naggs, 1));
+	for (int a = 0; a < d->naggs; a++)
+	{
+		GrScanAgg  *ag = &d->aggs[a];
+
+		ag->kind = get_int(&r, GR_SCAN_AGG, GR_SCAN_COUNT_COL, "aggregate kind");
+		ag->op = get_int(&r, 0, GR_OP_LAST, "aggregate op");
+		ag->type = get_int(&r, 0, GR_TYPE_LAST, "aggregate type");
+		ag->kexpr = get_int(&r, -1, PG_INT32_MAX, "aggregate k");
+		ag->partial_form = get_int(&r, GR_PARTIAL_STATE, GR_PARTIAL_INT8_AVG, "partial form");
+		if (ag->kind == GR_SCAN_AGG && (ag->op == 0 || ag->type == 0))
+			malformed("aggregate");
+	}
+	d->ngroupkeys = get_int(&r, 0, 0, "group keys");
+	d->ntables = get_int(&r, 0, PG_INT32_MAX, "tables");
+	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
+	for (int t = 0; t < d->ntables; t++)
+	{
+		GrScanTable *st = &d->tables[t];
+		Node	   *filter;
+
+		st->relid = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "table");
+		st->ncols = get_int(&r, 0, 1600, "columns");
+		st->attnos = get_ints(&r, st->ncols, 0, 1600, "column");
+		st->argcols = get_ints(&r, d->naggs, -1, st->ncols - 1, "aggregate column");
+		st->keycols = get_ints(&r, d->ngroupkeys, 0, st->ncols - 1, "key column");
+		st->nquals = get_int(&r, 0, 10000, "quals");
+		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
+		for (int q = 0; q < st->nquals; q++)
+		{
+			st->quals[q].col = get_int(&r, 0, st->ncols - 1, "qual column");
+			st->quals[q].op = get_int(&r, 0, 255, "qual op");
+			st->quals[q].kind = get_int(&r, 0, 255, "qual kind");
+			st->quals[q].width = get_int(&r, 0, 255, "qual width");
+			st->quals[q].expr = get_int(&r, -1, PG_INT32_MAX, "qual constant");
+		}
+		if (r.pos >= list_length(l) || !IsA((filter = list_nth(l, r.pos++)), String))
+			malformed("filter");
+		st->filter = strVal(filter);
+	}
+	if (r.pos != list_length(l))
+		malformed("trailing fields");
+	return d;
+}

@@ -1,0 +1,91 @@
+/*
+ * scan_desc.h
+ *	  The scan description: everything the planner decided for one GpuReduce
+ *	  node, as a struct with named fields, and its passage through the plan.
+ *
+ * bulk_plan.c fills a GrScanDesc; it travels in the CustomScan's
+ * custom_private (plans are copied and sent to parallel workers as node
+ * trees, so gr_scan_desc_to_list writes it as a list of plain Integer and
+ * String nodes and gr_scan_desc_from_list reads it back, checking each
+ * part); bulk_scan.c runs it.  What is evaluated at executor start (the
+ * constants of the WHERE comparisons, gpu_topk's k) lives in custom_exprs,
+ * which the description points into by index.  The expression and GROUP BY
+ * work extends this struct: a qual or an aggregate argument becomes a
+ * program, a group key a column (ngroupkeys is 0 for now: one group).
+ */
+#ifndef GR_SCAN_DESC_H
+#define GR_SCAN_DESC_H
+
+#include "state.h"
+
+#include "nodes/pg_list.h"
+
+/* what one aggregate of the node computes */
+typedef enum GrScanAggKind
+{
+	GR_SCAN_AGG,				/* a gpu_* aggregate (its kind in op) */
+	GR_SCAN_COUNT_STAR,			/* count(*) */
+	GR_SCAN_COUNT_COL			/* count(col) */
+} GrScanAggKind;
+
+/*
+ * What a parallel participant emits for an aggregate: a gpu_* aggregate's
+ * serialized state, or for one of PostgreSQL's own aggregates its partial
+ * state in the form its combine function takes.
+ */
+typedef enum GrPartialForm
+{
+	GR_PARTIAL_STATE,			/* gpu_reduce's serialized state (bytea) */
+	GR_PARTIAL_VALUE,			/* the transition value is the result itself
+								 * (min, max, sum of int2/int4: int8) */
+	GR_PARTIAL_INT8_AVG			/* int8[] {count, sum} (avg of int2/int4) */
+} GrPartialForm;
+
+/* One aggregate: the node's output column of the same position. */
+typedef struct GrScanAgg
+{
+	GrScanAggKind kind;
+	GrOp		op;				/* GR_SCAN_AGG: its row of the kinds table */
+	GrType		type;			/* its argument's type */
+	int			kexpr;			/* gpu_topk's k: index into custom_exprs, or -1 */
+	GrPartialForm partial_form; /* what a parallel participant emits */
+} GrScanAgg;
+
+/* One WHERE comparison of a column with a constant (tuple_decode.h's GrQual). */
+typedef struct GrScanQual
+{
+	int			col;			/* index into the table's columns */
+	int			op;				/* GrQualOp */
+	int			kind;			/* GrValueKind */
+	int			width;			/* the column's width in bytes */
+	int			expr;			/* the constant: index into custom_exprs, or -1 */
+} GrScanQual;
+
+/* One table the node reads: the query's, or a leaf of its inheritance tree. */
+typedef struct GrScanTable
+{
+	Oid			relid;			/* its OID (a range table index changes when
+								 * the plan is flattened) */
+	int			ncols;
+	int		   *attnos;			/* the columns read: 0-based, ascending */
+	int		   *argcols;		/* per aggregate: its argument's column, or -1 */
+	int		   *keycols;		/* per group key: its column (ngroupkeys) */
+	int			nquals;
+	GrScanQual *quals;
+	char	   *filter;			/* the WHERE clause as EXPLAIN shows it, or "" */
+} GrScanTable;
+
+typedef struct GrScanDesc
+{
+	bool		partial;		/* emit serialized partial states (parallel) */
+	int			naggs;
+	GrScanAgg  *aggs;
+	int			ngroupkeys;		/* 0: no GROUP BY, one group */
+	int			ntables;
+	GrScanTable *tables;
+} GrScanDesc;
+
+extern List *gr_scan_desc_to_list(const GrScanDesc *d);
+extern GrScanDesc *gr_scan_desc_from_list(List *l);
+
+#endif							/* GR_SCAN_DESC_H */

@@ -1,0 +1,196 @@
+/*
+ * sink.c
+ *	  The GpuReduce node's sink: per-aggregate specs, per-group running
+ *	  values, and how decoded rows and the GPU's results reach them.
+ */
+#include "sink.h"
+#include "gr_cuda.h"
+
+#include "catalog/pg_type.h"
+#include "utils/array.h"
+
+/* Make a sink of one group for the description's aggregates; states go in cxt. */
+GrSink *
+gr_sink_create(MemoryContext cxt, const GrScanDesc *d, GrSinkK k_of, void *k_arg)
+{
+	GrSink	   *s = palloc0(sizeof(GrSink));
+
+	s->cxt = cxt;
+	s->naggs = d->naggs;
+	s->aggs = d->aggs;
+	s->k = palloc0(sizeof(int32) * Max(d->naggs, 1));
+	s->ngroups = 1;
+	s->values = palloc0(sizeof(GrAggValue) * Max(d->naggs, 1));
+	s->k_of = k_of;
+	s->k_arg = k_arg;
+	return s;
+}
+
+/*
+ * The state of aggregate agg in a group, made when its first values arrive
+ * (gpu_topk's k is checked then, as the transition function would).
+ */
+static GrState *
+value_state(GrSink *s, GrAggValue *v, int agg)
+{
+	if (v->st == NULL)
+	{
+		const GrScanAgg *ag = &s->aggs[agg];
+
+		s->k[agg] = s->k_of(s->k_arg, agg);
+		v->st = gr_state_create(s->cxt, ag->op, ag->type, s->k[agg]);
+		/* one group with many rows: batch from the first value */
+		v->st->direct_left = 0;
+	}
+	return v->st;
+}
+
+/* Add n non-NULL values of one aggregate to its state: compiled per kind. */
+static void
+add_values(GrState *st, GrOp op, const uint64 *vals, int n)
+{
+	switch (op)
+	{
+		case GR_OP_SUM:
+			gr_state_add_many(st, GR_OP_SUM, vals, n);
+			break;
+		case GR_OP_MIN:
+			gr_state_add_many(st, GR_OP_MIN, vals, n);
+			break;
+		case GR_OP_MAX:
+			gr_state_add_many(st, GR_OP_MAX, vals, n);
+			break;
+		case GR_OP_AVG:
+			gr_state_add_many(st, GR_OP_AVG, vals, n);
+			break;
+		case GR_OP_TOPK:
+			gr_state_add_many(st, GR_OP_TOPK, vals, n);
+			break;
+		default:
+			gr_state_add_many(st, op, vals, n);
+			break;
+	}
+}
+
+/*
+ * Fold a block of rows into a group: each aggregate takes the non-NULL
+ * values of its argument's column (argcols: the table's column per
+ * aggregate, -1 for count(*)).
+ */
+void
+gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows, const int *argcols)
+{
+	GrAggValue *vals = gr_sink_group(s, group);
+	uint64		packed[GR_BLOCK_MAX_ROWS];
+
+	if (rows->nrows == 0)
+		return;
+	for (int a = 0; a < s->naggs; a++)
+	{
+		const GrScanAgg *ag = &s->aggs[a];
+		int			c = argcols[a];
+		int			n = 0;
+
+		if (ag->kind == GR_SCAN_COUNT_STAR || c < 0)
+		{
+			vals[a].count += rows->nrows;
+			continue;
+		}
+		/* the column's non-NULL values, packed (no branch a row) */
+		for (int r = 0; r < rows->nrows; r++)
+		{
+			packed[n] = rows->vals[c][r];
+			n += !rows->nulls[c][r];
+		}
+		if (ag->kind == GR_SCAN_COUNT_COL)
+			vals[a].count += n;
+		else if (n > 0)
+			add_values(value_state(s, &vals[a], a), ag->op, packed, n);
+	}
+}
+
+/* Add to a count(*) or count(col) of a group. */
+void
+gr_sink_add_count(GrSink *s, int group, int agg, int64 n)
+{
+	gr_sink_group(s, group)[agg].count += n;
+}
+
+/* Fold the result of n values a GPU job reduced for one aggregate of a group. */
+void
+gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op, const GrCudaResult *r,
+				int64 n, int64 *topk)
+{
+	GrAggValue *v = &gr_sink_group(s, group)[agg];
+
+	if (n == 0)
+		return;
+	gr_gpu_fold_result(value_state(s, v, agg), cuda_op, r, n, topk);
+	gr_stats.gpu_batches++;
+	gr_stats.gpu_rows += n;
+	gr_stats.gpu_bytes += n * gr_type_size(s->aggs[agg].type);
+}
+
+/* int8[] {count, sum}: native avg(int2/int4)'s transition value; NULL state: {0, 0}. */
+static Datum
+int8_avg_partial(GrState *st)
+{
+	Datum		d[2] = {Int64GetDatum(0), Int64GetDatum(0)};
+
+	if (st != NULL)
+	{
+		int128		sum;
+
+		gr_state_settle(st);
+		sum = st->partial.isum;
+		if (sum < PG_INT64_MIN || sum > PG_INT64_MAX)
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("bigint out of range")));
+		d[0] = Int64GetDatum(st->partial.count);
+		d[1] = Int64GetDatum((int64) sum);
+	}
+	return PointerGetDatum(construct_array(d, 2, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+/*
+ * One aggregate's answer for a group: its final value, or (partial) what
+ * the Finalize Aggregate above takes (gpu_* aggregates' serialized states,
+ * native aggregates' transition values); a count is a bigint either way.
+ */
+Datum
+gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull)
+{
+	GrAggValue *v = &gr_sink_group(s, group)[agg];
+
+	*isnull = false;
+	if (s->aggs[agg].kind != GR_SCAN_AGG)
+		return Int64GetDatum(v->count);
+	if (v->st == NULL)
+	{
+		if (partial && s->aggs[agg].partial_form == GR_PARTIAL_INT8_AVG)
+			return int8_avg_partial(NULL);
+		*isnull = true;
+		return (Datum) 0;
+	}
+	if (!partial)
+		return gr_state_final(v->st, isnull);
+	switch (s->aggs[agg].partial_form)
+	{
+		case GR_PARTIAL_STATE:
+			break;
+		case GR_PARTIAL_VALUE:
+			return gr_state_final(v->st, isnull);
+		case GR_PARTIAL_INT8_AVG:
+			return int8_avg_partial(v->st);
+	}
+	return PointerGetDatum(gr_state_serialize(v->st));
+}
+
+/* Forget every group's values (a rescan); the states' memory goes with cxt. */
+void
+gr_sink_reset(GrSink *s)
+{
+	MemoryContextReset(s->cxt);
+	memset(s->values, 0, sizeof(GrAggValue) * (size_t) s->ngroups * s->naggs);
+}
