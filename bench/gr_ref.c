@@ -174,9 +174,9 @@ ref_topk(GrCudaType type, const void *values, int64_t n, int64_t k, int64_t *key
 	return k < n ? k : n;
 }
 
-/* Exact sum with src/xsum.c, in parallel chunks merged exactly. */
-void
-ref_xsum(GrCudaType type, const void *values, int64_t n, GrXsum *x)
+/* Exact sum of the values, or of their squares, with src/xsum.c, in chunks on all cores. */
+static void
+ref_xsum_of(GrCudaType type, const void *values, int64_t n, GrXsum *x, bool squares)
 {
 	gr_xsum_init(x);
 #pragma omp parallel
@@ -188,40 +188,34 @@ ref_xsum(GrCudaType type, const void *values, int64_t n, GrXsum *x)
 		for (int64_t c = 0; c < n; c += 1 << 20)
 		{
 			int64_t		m = n - c < (1 << 20) ? n - c : (1 << 20);
+			const double *d = (const double *) values + c;
+			const float *f = (const float *) values + c;
 
-			if (type == GR_CUDA_FLOAT8)
-				gr_xsum_add_doubles(&part, (const double *) values + c, m);
+			if (type == GR_CUDA_FLOAT8 && squares)
+				gr_xsum_add_squares_doubles(&part, d, m);
+			else if (type == GR_CUDA_FLOAT8)
+				gr_xsum_add_doubles(&part, d, m);
+			else if (squares)
+				gr_xsum_add_squares_floats(&part, f, m);
 			else
-				gr_xsum_add_floats(&part, (const float *) values + c, m);
+				gr_xsum_add_floats(&part, f, m);
 		}
 #pragma omp critical
 		gr_xsum_merge(x, &part);
 	}
 }
 
-/* Exact sum of squares with src/xsum.c, each square added as it adds them. */
+void
+ref_xsum(GrCudaType type, const void *values, int64_t n, GrXsum *x)
+{
+	ref_xsum_of(type, values, n, x, false);
+}
+
+/* Exact sum of squares, each square added as src/xsum.c adds them. */
 void
 ref_xsum_squares(GrCudaType type, const void *values, int64_t n, GrXsum *x)
 {
-	gr_xsum_init(x);
-#pragma omp parallel
-	{
-		GrXsum		part;
-
-		gr_xsum_init(&part);
-#pragma omp for schedule(static)
-		for (int64_t c = 0; c < n; c += 1 << 20)
-		{
-			int64_t		m = n - c < (1 << 20) ? n - c : (1 << 20);
-
-			if (type == GR_CUDA_FLOAT8)
-				gr_xsum_add_squares_doubles(&part, (const double *) values + c, m);
-			else
-				gr_xsum_add_squares_floats(&part, (const float *) values + c, m);
-		}
-#pragma omp critical
-		gr_xsum_merge(x, &part);
-	}
+	ref_xsum_of(type, values, n, x, true);
 }
 
 /* Same exact value and same special counts (limbs may differ in form). */

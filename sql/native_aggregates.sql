@@ -105,7 +105,10 @@ ORDER BY 1, 2;
 
 -- parallel: min, max, sum and avg of int2/int4 as native partial states
 -- under a Finalize Aggregate; a native aggregate with an internal state
--- (sum of int8, numeric, variances) keeps the node serial
+-- (sum of int8, numeric, variances), whose partial state the node cannot
+-- make, leaves a query that PostgreSQL runs in parallel to PostgreSQL (the
+-- serial node would be slower), and takes it serially only where there are
+-- no workers
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -113,6 +116,9 @@ SET max_parallel_workers_per_gather = 2;
 EXPLAIN (COSTS OFF) SELECT sum(i4), avg(i2), min(f8), max(n), count(*) FROM na;
 SELECT * FROM natq('SELECT sum(i4), avg(i2), min(f8), max(n), count(*), min(ts) FROM na');
 SELECT * FROM natq('SELECT avg(i4), sum(i2), max(i4) FROM na WHERE i2 > 1000');
+EXPLAIN (COSTS OFF) SELECT sum(i8), var_samp(i4) FROM na;
+SELECT * FROM natq('SELECT sum(i8), var_samp(i4) FROM na');
+SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT sum(i8), var_samp(i4) FROM na;
 SELECT * FROM natq('SELECT sum(i8), var_samp(i4) FROM na');
 RESET parallel_setup_cost;

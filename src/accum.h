@@ -69,6 +69,7 @@ extern Datum gr_num_sum_exact(GrPartial *p);
 
 /* variance.c: the variance family's accumulators and results */
 extern void gr_ivar_fold(GrState *st, const void *values, int32 n);
+extern void gr_ivar_fold_key(GrPartial *p, int64 key);
 extern void gr_ivar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
 extern void gr_ivar_send(StringInfo buf, GrState *st);
 extern void gr_ivar_recv(GrReader *r, GrState *st);

@@ -251,7 +251,10 @@ gpu_reduce_trans(PG_FUNCTION_ARGS)
 		st = gr_state_create(aggregate_context(fcinfo), ti->op, ti->type, 0);
 	else
 		st = (GrState *) PG_GETARG_POINTER(0);
-	gr_state_add(st, ti->op, PG_GETARG_DATUM(1));
+	if (gr_state_accum(st)->row_folds)
+		gr_fold_value(st, ti->op, PG_GETARG_DATUM(1));
+	else
+		gr_state_add(st, ti->op, PG_GETARG_DATUM(1));
 	PG_RETURN_POINTER(st);
 }
 

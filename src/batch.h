@@ -92,8 +92,11 @@ gr_fold_value(GrState *st, GrOp op, Datum value)
 			gr_partial_topk_push(p, gr_state_mcxt(st), key);
 			break;
 		default:
+			if (gr_state_accum(st)->fold_key != NULL)
+				gr_state_accum(st)->fold_key(p, key);
+			else
 			{
-				/* a kind with no fold in place: its accumulator's batch fold */
+				/* no fold in place: the accumulator's batch fold, of one */
 				uint64		bits;
 
 				gr_store_value(st->type, &bits, 0, value);

@@ -106,8 +106,8 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 	},
 	/* the variance family (variance.c) */
 	[GR_ACC_IVAR] = {
-		.name = "ivar", .size = UPTO(vsq_hi, uint64), .batches = true,
-		.fold_batch = gr_ivar_fold, .combine = gr_ivar_combine,
+		.name = "ivar", .size = UPTO(vsq_hi, uint64), .batches = true, .row_folds = true,
+		.fold_batch = gr_ivar_fold, .fold_key = gr_ivar_fold_key, .combine = gr_ivar_combine,
 		.send = gr_ivar_send, .recv = gr_ivar_recv,
 		.gpu_op = gpu_op_sumsq, .from_gpu = gr_ivar_from_gpu,
 	},

@@ -56,6 +56,8 @@ typedef struct GrAccum
 	void		(*init) (GrPartial *p, int32 k);
 	/* the CPU reducer: fold n values of the state's type (batches only) */
 	void		(*fold_batch) (GrState *st, const void *values, int32 n);
+	/* fold one integer-class value in place (the row path), if it can; else NULL */
+	void		(*fold_key) (GrPartial *p, int64 key);
 	/* fold one value given as a Datum (numeric; scratch memory is current) */
 	void		(*fold_datum) (GrPartial *p, MemoryContext mcxt, Datum value);
 	/* dst += src; counts are already added */

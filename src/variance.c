@@ -86,6 +86,16 @@ gr_ivar_fold(GrState *st, const void *values, int32 n)
 	add_squares(p, sq, 0);
 }
 
+/* Fold one integer in place: the row path (GrAccum.fold_key). */
+void
+gr_ivar_fold_key(GrPartial *p, int64 x)
+{
+	uint64		a = x < 0 ? -(uint64) x : (uint64) x;
+
+	p->vsum += x;
+	add_squares(p, (uint128) a * a, 0);
+}
+
 void
 gr_ivar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
 {

@@ -56,9 +56,10 @@ pgb_server_start() {
 	pgb_log "server running: socket $dir/sock $*"
 	psql -X -h "$dir/sock" -U postgres -d postgres -Atc "SELECT 1 FROM pg_database WHERE datname = 'gpu_reduce_bench'" | grep -q 1 ||
 		psql -X -h "$dir/sock" -U postgres -d postgres -qc "CREATE DATABASE gpu_reduce_bench" >/dev/null
-	# the SQL objects follow the installed script
+	# the SQL objects follow the installed script (GPU_REDUCE_VERSION: an older
+	# version's, for a build from before it)
 	pgb_psql -qc "SET client_min_messages = warning" -c "DROP EXTENSION IF EXISTS gpu_reduce" \
-		-c "CREATE EXTENSION gpu_reduce" >/dev/null
+		-c "CREATE EXTENSION gpu_reduce${GPU_REDUCE_VERSION:+ VERSION '$GPU_REDUCE_VERSION'}" >/dev/null
 	pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS gpu_reduce_floor" >/dev/null 2>&1 ||
 		pgb_log "no gpu_reduce_floor extension: floor_* cases will fail"
 	# the GPU service opens its GPUs after the server starts: wait for it

@@ -15,13 +15,24 @@
 # The raw psql output goes to a log that pgb_parse_log reads (marker lines
 # "@answer LABEL", "@run LABEL", "@stats|gpu_batches|cpu_batches|buffer_peak_bytes").
 
+# The native side runs with gpu_reduce.native_aggregates = off: from 1.3 the
+# node would otherwise take its sum(), min() ... too, and time itself.
+# (PGB_NATIVE_OFF=0: a build from before the setting existed.)
+pgb_native_off() {
+	[ "$1" = native ] && [ "${PGB_NATIVE_OFF:-1}" = 1 ] &&
+		printf 'SET gpu_reduce.native_aggregates = off;\n'
+	return 0
+}
+
 # psql script lines: print the answer of query $2 under label $1.
 pgb_step_answer() {
+	pgb_native_off "$1"
 	printf '\\echo @answer %s\n%s;\n' "$1" "$2"
 }
 
 # psql script lines: time query $2 under label $1, its output discarded.
 pgb_step_time() {
+	pgb_native_off "$1"
 	printf '\\echo @run %s\n\\o /dev/null\n%s;\n\\o\n' "$1" "$2"
 }
 
