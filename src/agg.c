@@ -204,6 +204,8 @@ typedef struct TransInfo
 {
 	GrOp		op;
 	GrType		type;
+	GrType		storage;		/* the type's storage kind */
+	void		(*fold_key) (GrPartial *p, int64 key);	/* in place, or NULL */
 } TransInfo;
 
 /*
@@ -218,6 +220,17 @@ gpu_reduce_trans(PG_FUNCTION_ARGS)
 	TransInfo  *ti = fcinfo->flinfo->fn_extra;
 	GrState    *st;
 
+	/* the common row: an integer folded in place, with no more look-ups */
+	if (likely(ti != NULL && ti->fold_key != NULL && !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
+	{
+		Datum		v = PG_GETARG_DATUM(1);
+
+		st = (GrState *) PG_GETARG_POINTER(0);
+		ti->fold_key(&st->partial, ti->storage == GR_INT8 ? DatumGetInt64(v) :
+					 ti->storage == GR_INT4 ? DatumGetInt32(v) : DatumGetInt16(v));
+		st->partial.count++;
+		PG_RETURN_POINTER(st);
+	}
 	if (PG_ARGISNULL(1))
 	{
 		if (PG_ARGISNULL(0))
@@ -240,11 +253,14 @@ gpu_reduce_trans(PG_FUNCTION_ARGS)
 			elog(ERROR, "gpu_reduce_trans: function %u is not a gpu_reduce transition",
 				 fcinfo->flinfo->fn_oid);
 		ti->type = type_of_oid(get_fn_expr_argtype(fcinfo->flinfo, 1));
+		ti->storage = gr_type_info(ti->type)->storage;
 		if (gr_kind_acc_id(ti->op, ti->type) == GR_ACC_NONE)
 			ereport(ERROR,
 					(errcode(ERRCODE_DATATYPE_MISMATCH),
 					 errmsg("gpu_%s does not accept type %s", gr_kind(ti->op)->name,
 							format_type_be(gr_type_info(ti->type)->oid))));
+		if (gr_type_info(ti->type)->value_class == GR_CLASS_INT)
+			ti->fold_key = gr_kind_accum(ti->op, ti->type)->fold_key;
 		fcinfo->flinfo->fn_extra = ti;
 	}
 	if (PG_ARGISNULL(0))
