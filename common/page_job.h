@@ -18,6 +18,16 @@
  * index in the buffer pool and lists the line pointers the backend found
  * visible under the content lock, as a bitmap; the backend keeps the buffer
  * pinned until the job is done, so those tuples stay where they are.
+ *
+ * On the device the kept rows (those passing the quals) are aligned by row,
+ * as the CPU decoder's GrRowBlock (src/sink.h) aligns them: row r, for r
+ * below counts[GR_PAGE_COUNT_ROWS], has column c's value at index r of
+ * column c's array (col_cap values of col_width[c] bytes) and its NULL flag
+ * (one byte, 1: NULL) at index r of column c's flags, whatever its other
+ * columns hold.  counts[c] is how many of those rows have column c non-NULL;
+ * a reduction reads those values, gathered without holes.  Rows keep no
+ * order of pages or line pointers.  None of this reaches the host, which
+ * sees only the counts and the results.
  */
 #ifndef GR_PAGE_JOB_H
 #define GR_PAGE_JOB_H
@@ -85,7 +95,10 @@ typedef struct GrPageJob
 	uint32_t	desc_off;
 	uint32_t	entries_off;
 	uint8_t		col_width[GR_PAGE_MAX_COLS];	/* bytes of each column's values */
-	/* values per column, then rows kept, undecodable and visible tuples */
+	/*
+	 * non-NULL values of each column among the rows kept, then rows kept,
+	 * undecodable and visible tuples
+	 */
 	uint64_t	counts[GR_PAGE_MAX_COLS + 3];
 	GrQual		quals[GR_MAX_QUALS];
 	GrPageOut	outs[GR_PAGE_MAX_OUTS];
@@ -107,7 +120,7 @@ gr_page_job_entries(GrPageJob *job)
 	return (GrPageEntry *) ((char *) job + job->entries_off);
 }
 
-/* Values one column buffer of a job must hold: every tuple of every page. */
+/* Rows one column's values and flags must hold: every tuple of every page. */
 static inline int64_t
 gr_page_job_col_cap(const GrPageJob *job)
 {

@@ -22,8 +22,15 @@ struct GrCudaContext
 	GrScratch	s;
 	void	   *stage;			/* device copy of host input */
 	int64_t		stage_values;	/* capacity in 8-byte values */
-	void	   *page_cols;		/* page jobs' column values (gr_page.cu) */
-	int64_t		page_values;	/* capacity in 8-byte values */
+	void	   *page_cols;		/* page jobs' column values, aligned by row (gr_page.cu) */
+	uint8_t    *page_nulls;		/* and their NULL flags, one byte per value */
+	int64_t		page_values;	/* capacity of both in values (8 bytes apart) */
+	void	   *page_dense;		/* one column's non-NULL values, gathered */
+	int64_t		page_rows;		/* its capacity in values: the most rows of a job */
+	void	   *page_temp;		/* CUB temporary storage of the gathering */
+	size_t		page_temp_bytes;
+	int64_t    *page_nout;		/* the gathering's count (the job's counts have it) */
+	int64_t		page_bytes;		/* device bytes of all the above */
 	const void *pool_host;		/* the registered buffer pool ... */
 	const void *pool_dev;		/* ... and its device address */
 	int64_t		scratch_bytes;
@@ -130,6 +137,26 @@ gr_alloc(GrCudaContext *c, void **p, size_t bytes, const char *what)
 	return rc;
 }
 
+/* Free the page path's device memory (enable_pages); safe when there is none. */
+static void
+gr_free_pages(GrCudaContext *c)
+{
+	cudaFree(c->page_cols);
+	cudaFree(c->page_nulls);
+	cudaFree(c->page_dense);
+	cudaFree(c->page_temp);
+	cudaFree(c->page_nout);
+	c->page_cols = NULL;
+	c->page_nulls = NULL;
+	c->page_dense = NULL;
+	c->page_temp = NULL;
+	c->page_nout = NULL;
+	c->page_values = c->page_rows = 0;
+	c->page_temp_bytes = 0;
+	c->scratch_bytes -= c->page_bytes;
+	c->page_bytes = 0;
+}
+
 /* One stream and all its scratch, allocated now so that queueing never allocates. */
 extern "C" int
 gr_cuda_context_create(int device, int64_t stage_values, int64_t topk_values,
@@ -203,7 +230,7 @@ gr_cuda_context_destroy(GrCudaContext *c)
 	cudaFree(c->s.counter);
 	cudaFree(c->s.result);
 	cudaFree(c->stage);
-	cudaFree(c->page_cols);
+	gr_free_pages(c);
 	cudaFree(c->s.keys_a);
 	cudaFree(c->s.keys_b);
 	cudaFree(c->s.sort_temp);
@@ -420,10 +447,16 @@ gr_cuda_pool_register(void *ptr, size_t bytes)
 					"cudaHostRegister of the buffer pool");
 }
 
-/* Give the context device room for the columns of page jobs. */
+/*
+ * Give the context device room for page jobs: the row-aligned columns and
+ * their NULL flags, and for gathering one column's non-NULL values before
+ * a reduction, room for the most rows one job can keep and CUB's storage.
+ */
 extern "C" int
 gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
 {
+	int64_t		before;
+	int64_t		rows = (int64_t) GR_PAGE_JOB_MAX_PAGES * GR_PAGE_MAX_TUPLES;
 	int			rc;
 
 	if (page_values <= 0 || page_values > GR_CUDA_MAX_VALUES * 8)
@@ -431,16 +464,32 @@ gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
 					   cudaSuccess);
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
-	if (c->page_cols != NULL)
-	{
-		cudaFree(c->page_cols);
-		c->scratch_bytes -= c->page_values * 8;
-		c->page_cols = NULL;
-	}
+	gr_free_pages(c);
+	if (rows > page_values)
+		rows = page_values;
+	before = c->scratch_bytes;
 	rc = gr_alloc(c, &c->page_cols, (size_t) page_values * 8, "cudaMalloc page columns");
 	if (rc == GR_CUDA_OK)
-		c->page_values = page_values;
-	return rc;
+		rc = gr_alloc(c, (void **) &c->page_nulls, (size_t) page_values,
+					  "cudaMalloc page NULL flags");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, &c->page_dense, (size_t) rows * 8, "cudaMalloc page gathering");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, (void **) &c->page_nout, sizeof(int64_t), "cudaMalloc page gathering");
+	if (rc == GR_CUDA_OK)
+		rc = gr_check(gr_page_compact_temp_bytes(rows, &c->page_temp_bytes),
+					  "page gathering temporary storage size");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, &c->page_temp, c->page_temp_bytes, "cudaMalloc page gathering");
+	c->page_bytes = c->scratch_bytes - before;
+	if (rc != GR_CUDA_OK)
+	{
+		gr_free_pages(c);
+		return rc;
+	}
+	c->page_values = page_values;
+	c->page_rows = rows;
+	return GR_CUDA_OK;
 }
 
 /* Check a page job's header against the context; GR_CUDA_OK if it may run. */
@@ -491,7 +540,7 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: copy in");
 	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
-								 c->page_cols, gr_page_job_col_cap(job),
+								 c->page_cols, c->page_nulls, gr_page_job_col_cap(job),
 								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: launch");
@@ -502,16 +551,26 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 
 /*
  * Queue a page job's second half: each output's reduction of its column's
- * values (as many as the counts say), results and keys into the job, by the
- * same entry point as any batch already on the device.
+ * values, results and keys into the job, by the same entry point as any
+ * batch already on the device.  The kept rows are aligned by row; where a
+ * column has NULLs among them (its count is below the rows'), its values
+ * are first gathered into the context's dense scratch, which then serves
+ * that column's further outputs until another column needs it.
  */
 extern "C" int
 gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 {
 	int64_t		cap = gr_page_job_col_cap(job);
+	int64_t		rows;
+	int			dense_col = -1; /* the column page_dense holds */
 	int			rc;
 
 	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
+		return rc;
+	rows = (int64_t) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
+	if (rows > cap)
+		return gr_fail(GR_CUDA_ERUNTIME, "page job: more rows than tuples", cudaSuccess);
+	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
 	for (int o = 0; o < job->nouts; o++)
 	{
@@ -520,16 +579,36 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 		const void *values;
 
 		if (out->col < 0 || out->col >= job->ncols ||
+			gr_type_bytes((GrCudaType) out->type) != job->col_width[out->col] ||
 			out->result_off + sizeof(GrCudaResult) > job->bytes_all ||
 			(out->op == GR_CUDA_TOPK &&
 			 out->topk_off + (int64_t) out->k * 8 > job->bytes_all))
 			return gr_fail(GR_CUDA_EINVAL, "page job: bad output", cudaSuccess);
 		n = (int64_t) job->counts[out->col];
-		if (n > cap)
-			return gr_fail(GR_CUDA_ERUNTIME, "page job: more values than tuples", cudaSuccess);
+		if (n > rows)
+			return gr_fail(GR_CUDA_ERUNTIME, "page job: more values than rows", cudaSuccess);
 		if (n == 0)
 			continue;
 		values = (const char *) c->page_cols + (size_t) out->col * cap * 8;
+		if (n < rows)
+		{
+			if (dense_col != out->col)
+			{
+				cudaError_t err;
+
+				if (rows > c->page_rows)
+					return gr_fail(GR_CUDA_EINVAL, "page job: more rows than the context's room",
+								   cudaSuccess);
+				err = gr_launch_page_compact(c->page_temp, c->page_temp_bytes,
+											 job->col_width[out->col], values,
+											 c->page_nulls + (size_t) out->col * cap, rows,
+											 c->page_dense, c->page_nout, c->stream);
+				if (err != cudaSuccess)
+					return gr_check(err, "page job: gather non-NULL values");
+				dense_col = out->col;
+			}
+			values = c->page_dense;
+		}
 		rc = gr_cuda_reduce_device(c, (GrCudaType) out->type, (GrCudaOp) out->op, out->k,
 								   values, n, (GrCudaResult *) ((char *) job + out->result_off),
 								   (int64_t *) ((char *) job + out->topk_off));

@@ -150,9 +150,11 @@ extern void gr_cuda_host_free(void *ptr);
 
 /*
  * The page path (page_job.h).  pool_register pins and maps the buffer pool;
- * enable_pages gives a context room for page_values 8-byte column values;
- * pages_extract queues a job's decoding and copies its counts back into the
- * job; once they have landed, pages_reduce queues each output's reduction.
+ * enable_pages gives a context room for page_values 8-byte column values
+ * and as many NULL flags, and for gathering one column's non-NULL values;
+ * pages_extract queues a job's decoding (rows aligned) and copies its
+ * counts back into the job; once they have landed, pages_reduce queues each
+ * output's reduction.
  */
 struct GrPageJob;
 extern int	gr_cuda_pool_register(void *ptr, size_t bytes);

@@ -134,10 +134,18 @@ cudaError_t gr_launch_topk(const GrScratch *s, GrCudaType type,
 						   const void *values, int64_t n, int64_t k,
 						   cudaStream_t stream);
 
-/* decode a page job's pages into column arrays (gr_page.cu) */
+/* decode a page job's pages into row-aligned column arrays and NULL flags (gr_page.cu) */
 cudaError_t gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
-								   uint32_t npages, void *cols, int64_t col_cap,
-								   bool read_only, cudaStream_t stream);
+								   uint32_t npages, void *cols, uint8_t *nulls,
+								   int64_t col_cap, bool read_only, cudaStream_t stream);
+
+/* gather a column's non-NULL values of its first rows into out (gr_page.cu) */
+cudaError_t gr_launch_page_compact(void *temp, size_t temp_bytes, int width,
+								   const void *col, const uint8_t *nulls, int64_t rows,
+								   void *out, int64_t *nout, cudaStream_t stream);
+
+/* CUB temporary storage gr_launch_page_compact needs for up to rows rows (gr_page.cu) */
+cudaError_t gr_page_compact_temp_bytes(int64_t rows, size_t *bytes);
 
 /* CUB temporary storage the top-k of up to n values needs (gr_topk.cu) */
 cudaError_t gr_topk_temp_bytes(int64_t n, size_t *bytes);

@@ -1,20 +1,31 @@
 /*
  * gr_page.cu
- *	  The page path's kernel: read pinned shared buffers straight out of the
+ *	  The page path's kernels: read pinned shared buffers straight out of the
  *	  registered buffer pool, decode the visible tuples with the shared
- *	  decoder (src/tuple_decode.h), apply the WHERE comparisons, and compact
- *	  each column's kept non-NULL values into a device array, which the
- *	  ordinary reduction kernels then reduce.
+ *	  decoder (common/tuple_decode.h), apply the WHERE comparisons, and lay
+ *	  the kept rows out aligned by row in device arrays; then, before each
+ *	  output's reduction, gather its column's non-NULL values into contiguous
+ *	  scratch for the ordinary reduction kernels.
  *
  * One block per page at a time: the block copies the 8 KiB page into shared
  * memory with 16-byte loads (a host-memory read over the bus, coalesced),
  * then each thread decodes line pointers of it.  Decoding from the shared
  * copy keeps every read inside the page: the decoder checks each tuple
  * against its line pointer's length, so even a page that is no longer
- * pinned (an aborted scan) cannot make the kernel fault.  Values are
- * appended per warp (one atomic per warp and column); their order does not
- * matter to any reduction.
+ * pinned (an aborted scan) cannot make the kernel fault.
+ *
+ * Rows are aligned as the CPU decoder's GrRowBlock (src/sink.h) aligns
+ * them: each warp reserves its kept rows with one atomic, and row r's value
+ * of column c lands at index r of column c's array with its NULL flag at
+ * index r of column c's flags, so that a later consumer (a group key, an
+ * expression over several columns) finds one row's columns together.  The
+ * order of rows between warps is whatever the atomics made it; no
+ * reduction depends on it.  A reduction wants its column's values without
+ * holes, so gr_launch_page_compact gathers them (CUB's select by flag);
+ * a column without NULLs among the kept rows needs no gathering.
  */
+#include <cub/device/device_select.cuh>
+
 #include "gr_internal.h"
 #include "gr_device.cuh"
 
@@ -23,6 +34,7 @@
 #define GR_PAGE_THREADS 128
 
 static_assert(GR_PAGE_SIZE % (16 * GR_PAGE_THREADS) == 0, "page copy loop");
+static_assert(GR_PAGE_MAX_COLS <= 32, "a lane per column keeps its count");
 
 /* Store the low 'width' bytes of v at p. */
 __device__ __forceinline__ void
@@ -48,11 +60,15 @@ gr_store_value(uint8_t *p, uint64_t v, int width)
 /*
  * Decode every page of a job.  job is the device copy of the job's first
  * bytes_in bytes; cols holds ncols arrays of col_cap values each (8 bytes
- * apart: each value is stored in its column's own width, packed).
+ * apart: each value is stored in its column's own width, packed), nulls
+ * ncols arrays of col_cap flags.  Kept rows are reserved per warp on the
+ * rows count.  No position depends on a column's non-NULL count, so a warp
+ * keeps column c's in lane c's register and adds it once at the end: no
+ * atomic per column, and few enough registers for 16 blocks per SM.
  */
 __global__ void __launch_bounds__(GR_PAGE_THREADS)
 gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
-					   int64_t col_cap)
+					   uint8_t *nullflags, int64_t col_cap)
 {
 	__shared__ uint4 page4[GR_PAGE_SIZE / 16];
 	GrPageJob  *job = (GrPageJob *) jobmem;
@@ -64,6 +80,7 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 	int			nquals = job->nquals;
 	int			lane = threadIdx.x & 31;
 	unsigned	lanes_below = (1u << lane) - 1;
+	unsigned long long nonnull = 0; /* lane c: column c's non-NULL rows */
 
 	for (uint32_t p = blockIdx.x; p < job->npages; p += gridDim.x)
 	{
@@ -85,6 +102,7 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 			bool		pass = false;
 			bool		bad = false;
 			unsigned	m;
+			unsigned long long row = 0;
 
 			bool		vis = off <= nlp && gr_page_visible(e, page, off);
 
@@ -100,7 +118,8 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 			}
 			m = __ballot_sync(GR_FULL_MASK, pass);
 			if (lane == 0 && m != 0)
-				atomicAdd(&counts[GR_PAGE_COUNT_ROWS(ncols)], (unsigned long long) __popc(m));
+				row = atomicAdd(&counts[GR_PAGE_COUNT_ROWS(ncols)], (unsigned long long) __popc(m));
+			row = __shfl_sync(GR_FULL_MASK, row, 0) + __popc(m & lanes_below);
 			m = __ballot_sync(GR_FULL_MASK, bad);
 			if (lane == 0 && m != 0)
 				atomicAdd(&counts[GR_PAGE_COUNT_BAD(ncols)], (unsigned long long) __popc(m));
@@ -109,25 +128,23 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				atomicAdd(&counts[GR_PAGE_COUNT_VIS(ncols)], (unsigned long long) __popc(m));
 			for (int c = 0; c < ncols; c++)
 			{
-				bool		keep = pass && !nulls[c];
-				unsigned long long at = 0;
-
-				m = __ballot_sync(GR_FULL_MASK, keep);
-				if (m == 0)
-					continue;
-				if (lane == 0)
-					at = atomicAdd(&counts[c], (unsigned long long) __popc(m));
-				at = __shfl_sync(GR_FULL_MASK, at, 0);
-				if (keep)
+				if (pass)
 				{
 					int			w = job->col_width[c];
 
-					gr_store_value(cols + (size_t) c * col_cap * 8 +
-								   (at + __popc(m & lanes_below)) * w, vals[c], w);
+					/* a NULL's slot gets 0, so that the arrays hold no stale bytes */
+					gr_store_value(cols + (size_t) c * col_cap * 8 + row * w,
+								   nulls[c] ? 0 : vals[c], w);
+					nullflags[(size_t) c * col_cap + row] = nulls[c];
 				}
+				m = __ballot_sync(GR_FULL_MASK, pass && !nulls[c]);
+				if (lane == c)
+					nonnull += __popc(m);
 			}
 		}
 	}
+	if (lane < ncols && nonnull != 0)
+		atomicAdd(&counts[lane], nonnull);
 }
 
 /*
@@ -161,7 +178,7 @@ gr_page_read_kernel(const uint8_t *pool, uint8_t *jobmem)
 /* Queue the kernel over a job already copied to the device. */
 cudaError_t
 gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
-					   uint32_t npages, void *cols, int64_t col_cap,
+					   uint32_t npages, void *cols, uint8_t *nulls, int64_t col_cap,
 					   bool read_only, cudaStream_t stream)
 {
 	/* enough blocks for every SM's share of 8 KiB reads in flight */
@@ -178,6 +195,75 @@ gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 		return cudaGetLastError();
 	}
 	gr_page_extract_kernel<<<blocks, GR_PAGE_THREADS, 0, stream>>>(
-		(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, col_cap);
+		(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap);
 	return cudaGetLastError();
+}
+
+/* CUB's select keeps a row whose NULL flag is clear. */
+struct GrNotNull
+{
+	__device__ __forceinline__ bool operator()(uint8_t isnull) const
+	{
+		return isnull == 0;
+	}
+};
+
+/*
+ * Gather one column's non-NULL values (T: an unsigned integer of the
+ * column's width; the bits are only moved) out of its first 'rows' rows.
+ * With temp NULL, only sizes the temporary storage into *temp_bytes.
+ */
+template <typename T>
+static cudaError_t
+gr_page_compact_typed(void *temp, size_t *temp_bytes, const void *col,
+					  const uint8_t *nulls, int64_t rows, void *out,
+					  int64_t *nout, cudaStream_t stream)
+{
+	return cub::DeviceSelect::FlaggedIf(temp, *temp_bytes, static_cast<const T *>(col),
+										nulls, static_cast<T *>(out), nout, rows,
+										GrNotNull(), stream);
+}
+
+/* Dispatch on a column's width (2, 4 or 8 bytes). */
+cudaError_t
+gr_launch_page_compact(void *temp, size_t temp_bytes, int width, const void *col,
+					   const uint8_t *nulls, int64_t rows, void *out,
+					   int64_t *nout, cudaStream_t stream)
+{
+	switch (width)
+	{
+		case 2:
+			return gr_page_compact_typed<uint16_t>(temp, &temp_bytes, col, nulls, rows,
+												   out, nout, stream);
+		case 4:
+			return gr_page_compact_typed<uint32_t>(temp, &temp_bytes, col, nulls, rows,
+												   out, nout, stream);
+		case 8:
+			return gr_page_compact_typed<uint64_t>(temp, &temp_bytes, col, nulls, rows,
+												   out, nout, stream);
+	}
+	return cudaErrorInvalidValue;
+}
+
+/* The temporary storage gathering up to 'rows' rows of any width needs. */
+cudaError_t
+gr_page_compact_temp_bytes(int64_t rows, size_t *bytes)
+{
+	size_t		b2 = 0,
+				b4 = 0,
+				b8 = 0;
+	cudaError_t err;
+
+	err = gr_page_compact_typed<uint16_t>(nullptr, &b2, nullptr, nullptr, rows,
+										  nullptr, nullptr, 0);
+	if (err == cudaSuccess)
+		err = gr_page_compact_typed<uint32_t>(nullptr, &b4, nullptr, nullptr, rows,
+											  nullptr, nullptr, 0);
+	if (err == cudaSuccess)
+		err = gr_page_compact_typed<uint64_t>(nullptr, &b8, nullptr, nullptr, rows,
+											  nullptr, nullptr, 0);
+	*bytes = b2 > b4 ? b2 : b4;
+	if (b8 > *bytes)
+		*bytes = b8;
+	return err;
 }
