@@ -223,11 +223,8 @@ gpu_reduce_trans(PG_FUNCTION_ARGS)
 	/* the common row: an integer folded in place, with no more look-ups */
 	if (likely(ti != NULL && ti->fold_key != NULL && !PG_ARGISNULL(0) && !PG_ARGISNULL(1)))
 	{
-		Datum		v = PG_GETARG_DATUM(1);
-
 		st = (GrState *) PG_GETARG_POINTER(0);
-		ti->fold_key(&st->partial, ti->storage == GR_INT8 ? DatumGetInt64(v) :
-					 ti->storage == GR_INT4 ? DatumGetInt32(v) : DatumGetInt16(v));
+		ti->fold_key(&st->partial, gr_datum_key(ti->storage, PG_GETARG_DATUM(1)));
 		st->partial.count++;
 		PG_RETURN_POINTER(st);
 	}

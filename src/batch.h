@@ -39,6 +39,25 @@ gr_state_add_double(GrState *st, double v)
 	gr_xsum_add_double(p->xsum, v);
 }
 
+/* A value of a fixed-width type (given by its storage kind) as its order key. */
+static pg_attribute_always_inline int64
+gr_datum_key(GrType storage, Datum value)
+{
+	switch (storage)
+	{
+		case GR_INT2:
+			return DatumGetInt16(value);
+		case GR_INT4:
+			return DatumGetInt32(value);
+		case GR_INT8:
+			return DatumGetInt64(value);
+		case GR_FLOAT4:
+			return gr_key_float4(DatumGetFloat4(value));
+		default:
+			return gr_key_float8(DatumGetFloat8(value));
+	}
+}
+
 /*
  * Fold one value straight into the partial result, the way native
  * aggregates work, without counting it in gr_stats: the row path's folds
@@ -50,26 +69,8 @@ gr_fold_value(GrState *st, GrOp op, Datum value)
 {
 	GrPartial  *p = &st->partial;
 	GrType		storage = gr_types[st->type].storage;
-	int64		key;
+	int64		key = gr_datum_key(storage, value);
 
-	switch (storage)
-	{
-		case GR_INT2:
-			key = DatumGetInt16(value);
-			break;
-		case GR_INT4:
-			key = DatumGetInt32(value);
-			break;
-		case GR_INT8:
-			key = DatumGetInt64(value);
-			break;
-		case GR_FLOAT4:
-			key = gr_key_float4(DatumGetFloat4(value));
-			break;
-		default:
-			key = gr_key_float8(DatumGetFloat8(value));
-			break;
-	}
 	switch (op)
 	{
 		case GR_OP_SUM:

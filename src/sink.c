@@ -18,7 +18,6 @@ gr_sink_create(MemoryContext cxt, const GrScanDesc *d, GrSinkK k_of, void *k_arg
 	s->cxt = cxt;
 	s->naggs = d->naggs;
 	s->aggs = d->aggs;
-	s->k = palloc0(sizeof(int32) * Max(d->naggs, 1));
 	s->ngroups = 1;
 	s->values = palloc0(sizeof(GrAggValue) * Max(d->naggs, 1));
 	s->k_of = k_of;
@@ -37,8 +36,7 @@ value_state(GrSink *s, GrAggValue *v, int agg)
 	{
 		const GrScanAgg *ag = &s->aggs[agg];
 
-		s->k[agg] = s->k_of(s->k_arg, agg);
-		v->st = gr_state_create(s->cxt, ag->op, ag->type, s->k[agg]);
+		v->st = gr_state_create(s->cxt, ag->op, ag->type, s->k_of(s->k_arg, agg));
 		/* one group with many rows: batch from the first value */
 		v->st->direct_left = 0;
 	}

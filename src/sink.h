@@ -52,7 +52,6 @@ typedef struct GrSink
 	MemoryContext cxt;			/* the states; reset by gr_sink_reset */
 	int			naggs;
 	const GrScanAgg *aggs;		/* per aggregate: what it computes */
-	int32	   *k;				/* per aggregate: its k, once known */
 	int			ngroups;
 	GrAggValue *values;			/* ngroups x naggs, group-major */
 	GrSinkK		k_of;

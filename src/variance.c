@@ -514,6 +514,7 @@ float_final(GrState *st, bool *isnull, bool sample, bool root)
 	GrPartial  *p = &st->partial;
 	int64		n = p->count;
 	GrXsum	   *x = p->vx;
+	Datum		sumx;
 	Datum		numer;
 	Datum		denom;
 	Datum		q;
@@ -531,8 +532,8 @@ float_final(GrState *st, bool *isnull, bool sample, bool root)
 	/* finite values whose squares overflow: float8_accum's error */
 	if (p->vx2->pinf > 0)
 		float_overflow_error();
-	numer = num_sub(num_mul(num_int(n), xsum_to_numeric(p->vx2)),
-					num_mul(xsum_to_numeric(x), xsum_to_numeric(x)));
+	sumx = xsum_to_numeric(x);
+	numer = num_sub(num_mul(num_int(n), xsum_to_numeric(p->vx2)), num_mul(sumx, sumx));
 	if (num_cmp(numer, num_int(0)) <= 0)
 		return Float8GetDatum(0.0);
 	denom = num_mul(num_int(n), num_int(sample ? n - 1 : n));
