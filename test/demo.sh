@@ -44,6 +44,8 @@ LANGUAGE plpgsql AS \$\$
 DECLARE t0 timestamptz; ms numeric; n int;
 BEGIN
   aggregate := label;
+  -- native means PostgreSQL's own plan: from 1.3 the GpuReduce node would take sum(), max() ... too
+  PERFORM set_config('gpu_reduce.native_aggregates', 'off', true);
   FOR n IN 1 .. repeat LOOP
     t0 := clock_timestamp();
     EXECUTE gpu_q INTO gpu_answer;
