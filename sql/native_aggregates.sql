@@ -9,8 +9,8 @@
 --          differ from native's in the last bits.
 -- Each query's answer is compared with the same query under off (native
 -- plan), as text.  A parallel plan is offered where the node can make the
--- native partial states (min, max, sum and avg of int2/int4); MIN/MAX that
--- an index answers stay with the index.
+-- native partial states (all but float averages and variances); MIN/MAX
+-- that an index answers stay with the index.
 --
 -- The planner hook is the library's: a session that has not loaded it (by
 -- shared_preload_libraries, session_preload_libraries, LOAD, or a gpu_*
@@ -115,12 +115,14 @@ FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid
 WHERE a.aggsortop <> 0 AND p.proname LIKE 'gpu\_%'
 ORDER BY 1, 2;
 
--- parallel: min, max, sum and avg of int2/int4 as native partial states
--- under a Finalize Aggregate; a native aggregate with an internal state
--- (sum of int8, numeric, variances), whose partial state the node cannot
--- make, leaves a query that PostgreSQL runs in parallel to PostgreSQL (the
--- serial node would be slower), and takes it serially only where there are
--- no workers
+-- parallel: the node's participants emit native partial states under a
+-- Finalize Aggregate: the transition value itself (min, max, sum of
+-- int2/int4), avg's int8[] {count, sum}, and PostgreSQL's serialized
+-- internal states (sum and avg of int8 and numeric, integer and numeric
+-- variances).  A native aggregate whose partial state the node cannot make
+-- (float averages and variances, under exact) leaves a query that
+-- PostgreSQL runs in parallel to PostgreSQL (the serial node would be
+-- slower), and takes it serially only where there are no workers
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -130,6 +132,35 @@ SELECT * FROM natq('SELECT sum(i4), avg(i2), min(f8), max(n), count(*), min(ts) 
 SELECT * FROM natq('SELECT avg(i4), sum(i2), max(i4) FROM na WHERE i2 > 1000');
 EXPLAIN (COSTS OFF) SELECT sum(i8), var_samp(i4) FROM na;
 SELECT * FROM natq('SELECT sum(i8), var_samp(i4) FROM na');
+SELECT * FROM natq('SELECT sum(i8), avg(i8), sum(n), avg(n) FROM na');
+SELECT * FROM natq('SELECT var_samp(i2), stddev_pop(i4), variance(i8), stddev(i8), var_pop(n), stddev_samp(n) FROM na');
+-- no rows, one row, a filter that leaves some participants none
+SELECT * FROM natq('SELECT sum(i8), avg(n), variance(i4), stddev(n) FROM na WHERE i4 > 60000');
+SELECT * FROM natq('SELECT sum(i8), avg(n), variance(i4), stddev_pop(n), var_samp(i8) FROM na WHERE i4 = -32336');
+SELECT * FROM natq('SELECT sum(i8), avg(n), var_pop(i2), stddev(n) FROM na WHERE i2 = 7');
+-- sums past int64 and int128, mixed scales, NaN and infinities
+CREATE TABLE nx (id int, i8 int8, n numeric);
+INSERT INTO nx
+SELECT g, CASE WHEN g % 3 = 0 THEN 9223372036854775807 - g ELSE -g END,
+       CASE WHEN g % 4 = 0 THEN (g * 1e30)::numeric + 0.125
+            WHEN g % 4 = 1 THEN g / 7.0
+            ELSE -g END
+FROM generate_series(1, 40000) g;
+ANALYZE nx;
+EXPLAIN (COSTS OFF) SELECT sum(n), avg(i8) FROM nx;
+SELECT * FROM natq('SELECT sum(i8), avg(i8), sum(n), avg(n), var_pop(i8), stddev(n) FROM nx');
+INSERT INTO nx VALUES (40001, 0, 'Infinity'), (40002, 0, 'Infinity');
+SELECT * FROM natq('SELECT sum(n), avg(n), variance(n), sum(i8) FROM nx');
+INSERT INTO nx VALUES (40003, 0, '-Infinity');
+SELECT * FROM natq('SELECT sum(n), avg(n), stddev_pop(n) FROM nx');
+DELETE FROM nx WHERE id > 40000;
+INSERT INTO nx VALUES (40004, 0, 'NaN');
+SELECT * FROM natq('SELECT sum(n), avg(n), var_samp(n), avg(i8) FROM nx');
+DROP TABLE nx;
+-- under exact, float averages and variances (float8[] states) stay serial
+SET gpu_reduce.native_aggregates = exact;
+EXPLAIN (COSTS OFF) SELECT avg(f8), var_samp(f4) FROM na;
+RESET gpu_reduce.native_aggregates;
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT sum(i8), var_samp(i4) FROM na;
 SELECT * FROM natq('SELECT sum(i8), var_samp(i4) FROM na');

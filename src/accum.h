@@ -91,6 +91,8 @@ GR_VAR_FINALS(variance);
 GR_VAR_FINALS(var_pop);
 GR_VAR_FINALS(stddev);
 GR_VAR_FINALS(stddev_pop);
+/* an integer or numeric variance's sums of the values and of their squares */
+extern void gr_var_sums(GrState *st, Datum *sumx, Datum *sumx2);
 
 /* results (finals.c, numeric_state.c) */
 extern Numeric gr_int128_to_numeric(int128 v);

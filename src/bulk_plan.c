@@ -19,7 +19,9 @@
  */
 #include "bulk.h"
 #include "scan_desc.h"
+#include "native_partial.h"
 
+#include "access/parallel.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "catalog/dependency.h"
@@ -189,24 +191,50 @@ forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
 /*
  * The partial state of a native aggregate the node can make itself: the
  * result when the transition type is the result type (min, max, sum of
- * int2/int4), avg's int8[] {count, sum}; else GR_PARTIAL_STATE (none: a
- * parallel plan is not offered with it).
+ * int2/int4), avg's int8[] {count, sum}, PostgreSQL's serialized internal
+ * state (sum/avg of int8 and numeric, integer and numeric variances) where
+ * native_partial.c writes its layout and PostgreSQL reads it back as the
+ * node's answer; else GR_PARTIAL_STATE (none: a parallel plan is not
+ * offered with it).
  */
 static GrPartialForm
 native_partial_form(Oid fnoid, GrOp op)
 {
 	HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(fnoid));
-	Oid			transtype;
-	GrPartialForm form = GR_PARTIAL_STATE;
+	Form_pg_aggregate agg;
+	Oid			transtype,
+				serialfn,
+				deserialfn,
+				finalfn;
+	Oid		   *argtypes;
+	int			nargs;
+	GrType		type;
+	GrPartialForm form;
 
 	if (!HeapTupleIsValid(tup))
 		return GR_PARTIAL_STATE;
-	transtype = ((Form_pg_aggregate) GETSTRUCT(tup))->aggtranstype;
+	agg = (Form_pg_aggregate) GETSTRUCT(tup);
+	transtype = agg->aggtranstype;
+	serialfn = agg->aggserialfn;
+	deserialfn = agg->aggdeserialfn;
+	finalfn = agg->aggfinalfn;
 	ReleaseSysCache(tup);
 	if (transtype == get_func_rettype(fnoid) && op != GR_OP_AVG)
-		form = GR_PARTIAL_VALUE;
-	else if (transtype == INT8ARRAYOID && op == GR_OP_AVG)
-		form = GR_PARTIAL_INT8_AVG;
+		return GR_PARTIAL_VALUE;
+	if (transtype == INT8ARRAYOID && op == GR_OP_AVG)
+		return GR_PARTIAL_INT8_AVG;
+	/* the check below needs a subtransaction, which a parallel worker cannot start */
+	if (transtype != INTERNALOID || !OidIsValid(serialfn) || IsInParallelMode() ||
+		get_func_namespace(serialfn) != PG_CATALOG_NAMESPACE)
+		return GR_PARTIAL_STATE;
+	get_func_signature(fnoid, &argtypes, &nargs);
+	type = nargs == 1 ? gr_type_of_oid(argtypes[0]) : 0;
+	if (type == 0)
+		return GR_PARTIAL_STATE;
+	form = gr_native_partial_form(get_func_name(serialfn), gr_kind_acc_id(op, type));
+	if (form != GR_PARTIAL_STATE &&
+		!gr_native_partial_checked(form, op, type, deserialfn, finalfn))
+		form = GR_PARTIAL_STATE;
 	return form;
 }
 

@@ -123,7 +123,7 @@ gr_scan_desc_from_list(List *l)
 		ag->op = get_int(&r, 0, GR_OP_LAST, "aggregate op");
 		ag->type = get_int(&r, 0, GR_TYPE_LAST, "aggregate type");
 		ag->kexpr = get_int(&r, -1, PG_INT32_MAX, "aggregate k");
-		ag->partial_form = get_int(&r, GR_PARTIAL_STATE, GR_PARTIAL_INT8_AVG, "partial form");
+		ag->partial_form = get_int(&r, GR_PARTIAL_STATE, GR_PARTIAL_LAST, "partial form");
 		if (ag->kind == GR_SCAN_AGG && (ag->op == 0 || ag->type == 0))
 			malformed("aggregate");
 	}

@@ -38,8 +38,15 @@ typedef enum GrPartialForm
 	GR_PARTIAL_STATE,			/* gpu_reduce's serialized state (bytea) */
 	GR_PARTIAL_VALUE,			/* the transition value is the result itself
 								 * (min, max, sum of int2/int4: int8) */
-	GR_PARTIAL_INT8_AVG			/* int8[] {count, sum} (avg of int2/int4) */
+	GR_PARTIAL_INT8_AVG,		/* int8[] {count, sum} (avg of int2/int4) */
+	/* PostgreSQL's serialized internal states (native_partial.c) */
+	GR_PARTIAL_POLY_AVG,		/* int8_avg_serialize: sum, avg of int8 */
+	GR_PARTIAL_POLY_VAR,		/* numeric_poly_serialize: variances of int2/int4 */
+	GR_PARTIAL_NUMERIC_AVG,		/* numeric_avg_serialize: sum, avg of numeric */
+	GR_PARTIAL_NUMERIC_VAR		/* numeric_serialize: variances of int8, numeric */
 } GrPartialForm;
+
+#define GR_PARTIAL_LAST GR_PARTIAL_NUMERIC_VAR
 
 /* One aggregate: the node's output column of the same position. */
 typedef struct GrScanAgg

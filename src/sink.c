@@ -5,6 +5,7 @@
  */
 #include "sink.h"
 #include "gr_cuda.h"
+#include "native_partial.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -181,6 +182,8 @@ gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull)
 			return gr_state_final(v->st, isnull);
 		case GR_PARTIAL_INT8_AVG:
 			return int8_avg_partial(v->st);
+		default:
+			return gr_native_partial(s->aggs[agg].partial_form, v->st);
 	}
 	return PointerGetDatum(gr_state_serialize(v->st));
 }

@@ -375,6 +375,27 @@ uint192_to_numeric(uint64 w2, uint128 lo)
 	return num_add(num_mul(v, two64), num_text(psprintf(UINT64_FORMAT, (uint64) lo)));
 }
 
+/*
+ * An integer or numeric variance's sums of the finite values and of their
+ * squares, as numerics of PostgreSQL's display scales (a native partial
+ * state's sumX and sumX2).
+ */
+void
+gr_var_sums(GrState *st, Datum *sumx, Datum *sumx2)
+{
+	GrPartial  *p = &st->partial;
+
+	if (st->acc == GR_ACC_IVAR)
+	{
+		*sumx = NumericGetDatum(gr_int128_to_numeric(p->vsum));
+		*sumx2 = uint192_to_numeric(p->vsq_hi, p->vsq);
+		return;
+	}
+	Assert(st->acc == GR_ACC_NVAR && p->vn1 != NULL);
+	*sumx = gr_num_sum_exact(p->vn1);
+	*sumx2 = gr_num_sum_exact(p->vn2);
+}
+
 static Datum
 int_final(GrState *st, bool *isnull, bool sample, bool root)
 {
