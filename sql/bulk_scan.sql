@@ -97,7 +97,8 @@ SELECT * FROM bulk_check('SELECT gpu_sum(f8), count(*) FROM bs WHERE f4 >= 50.5:
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE s IS NULL');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*), count(f4) FROM bs WHERE f4 IS NOT NULL AND v IS NULL');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > NULL');
--- not comparisons of a column with a constant: PostgreSQL's plan
+-- not comparisons of a column with a constant: the expression program
+-- (expressions.sql); LIKE is not compiled and keeps PostgreSQL's plan
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > 10 OR i2 > 10');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 + 1 > 10');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE s LIKE ''x%''');
@@ -107,8 +108,9 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > i2');
 -- a native aggregate beside a gpu_* one: the node takes both (gpu_reduce.native_aggregates)
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), sum(i4) FROM bs');
 
--- queries the node does not take: PostgreSQL's plan, same answers
+-- an argument that is an expression: the expression program computes it
 SELECT * FROM bulk_check('SELECT gpu_sum(i4 + 1) FROM bs');
+-- queries the node does not take: PostgreSQL's plan, same answers
 SELECT * FROM bulk_check('SELECT gpu_sum(i4) FILTER (WHERE i2 > 0) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(DISTINCT i2) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_topk(i4, 2 ORDER BY i4) FROM bs');

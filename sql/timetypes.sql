@@ -108,7 +108,7 @@ SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT gpu_min(d), gpu_max(tz) FROM tt WHERE ts >= timestamp '1999-01-01';
 SELECT w, tt_gpu(w) = tt_native(w) AS bulk_serial_ok
 FROM (VALUES ('true'), ($$ts >= timestamp '1999-01-01'$$), ($$d <> date '2000-01-01' AND tz IS NOT NULL$$)) v(w);
--- a comparison across time types converts units: not evaluated by the bulk scan
+-- a comparison across time types converts units: the expression program does it
 EXPLAIN (COSTS OFF) SELECT gpu_max(ts) FROM tt WHERE d > timestamp '2000-01-01';
 SELECT tt_gpu($$d > timestamp '2000-01-01'$$) = tt_native($$d > timestamp '2000-01-01'$$) AS ok;
 RESET max_parallel_workers_per_gather;

@@ -20,6 +20,7 @@
 #include "bulk.h"
 #include "scan_desc.h"
 #include "native_partial.h"
+#include "expr_compile.h"
 
 #include "access/parallel.h"
 #include "access/table.h"
@@ -94,6 +95,8 @@ typedef struct BulkTable
 	List	   *outcols;		/* Integer per output: its column index, or -1 */
 	List	   *quals;			/* per comparison: its GrScanQual */
 	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
+	GrExprBuilder *xb;			/* its expression program, or NULL */
+	List	   *outprog;		/* Integer per output: its program output, or -1 */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -103,7 +106,7 @@ typedef struct BulkQuery
 {
 	List	   *aggrefs;		/* distinct Aggrefs: the node's output */
 	List	   *outputs;		/* per Aggref: its GrScanAgg */
-	List	   *outvars;		/* per Aggref: the Var it reads, or NULL */
+	List	   *outvars;		/* per Aggref: the Var or expression it reads, or NULL */
 	List	   *exprs;			/* the constants (custom_exprs) */
 	List	   *tables;			/* BulkTable, in scan order */
 	Index		scanrelid;		/* the one table's index, or 0 for several */
@@ -319,6 +322,7 @@ add_output(BulkQuery *q, GrScanAggKind kind, GrOp op, GrType type, int kexpr,
 	ag->type = type;
 	ag->kexpr = kexpr;
 	ag->partial_form = partial_form;
+	ag->dec_scale = -1;
 	q->outputs = lappend(q->outputs, ag);
 	q->outvars = lappend(q->outvars, var);
 }
@@ -351,10 +355,10 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	if (list_length(agg->args) < 1)
 		return false;
 	arg = linitial_node(TargetEntry, agg->args);
-	if (!is_table_column(relid, (Node *) arg->expr))
-		return false;
 	if (agg->aggfnoid == F_COUNT_ANY)
 	{
+		if (!is_table_column(relid, (Node *) arg->expr))
+			return false;
 		add_output(q, GR_SCAN_COUNT_COL, 0, 0, -1, GR_PARTIAL_VALUE, (Var *) arg->expr);
 		return true;
 	}
@@ -385,7 +389,10 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	}
 	else if (list_length(agg->args) != 1)
 		return false;
+	/* an argument that is not a column: the expression program computes it */
 	add_output(q, GR_SCAN_AGG, op, type, kexpr, form, (Var *) arg->expr);
+	if (!is_table_column(relid, (Node *) arg->expr))
+		((GrScanAgg *) llast(q->outputs))->dec_scale = -2;	/* known once compiled */
 	return true;
 }
 
@@ -487,6 +494,51 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 	return false;
 }
 
+/* list_sort comparator: restrictions by security level, stable otherwise. */
+static int
+security_cmp(const ListCell *a, const ListCell *b)
+{
+	Index		la = lfirst_node(RestrictInfo, a)->security_level;
+	Index		lb = lfirst_node(RestrictInfo, b)->security_level;
+
+	return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+/* The expression program's callbacks: a column of the table, a run-time constant. */
+typedef struct ProgArg
+{
+	BulkQuery  *q;
+	BulkTable  *t;
+} ProgArg;
+
+static int
+prog_column(void *arg, AttrNumber attno)
+{
+	return bulk_col(((ProgArg *) arg)->t, attno);
+}
+
+static int
+prog_runtime(void *arg, Expr *expr)
+{
+	return bulk_expr(((ProgArg *) arg)->q, expr);
+}
+
+/* The table's expression program, begun on first use. */
+static bool
+program_of(BulkQuery *q, BulkTable *t)
+{
+	if (t->xb == NULL)
+	{
+		ProgArg    *pa = palloc(sizeof(ProgArg));
+
+		pa->q = q;
+		pa->t = t;
+		t->xb = palloc(sizeof(GrExprBuilder));
+		gr_expr_builder_init(t->xb, t->relid, prog_column, prog_runtime, pa);
+	}
+	return true;
+}
+
 /* Whether the range table entry is a table the node can read: plain heap. */
 static bool
 heap_table(RangeTblEntry *rte)
@@ -513,6 +565,7 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 {
 	RelOptInfo *rel = root->simple_rel_array[relid];
 	BulkTable  *t = palloc0(sizeof(BulkTable));
+	List	   *restrictions;
 	ListCell   *lc;
 
 	t->relid = relid;
@@ -520,22 +573,45 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 	t->tuples = rel->tuples;
 	foreach(lc, vars)
 	{
-		Var		   *var = lfirst(lc);
+		Node	   *arg = lfirst(lc);
+		GrScanAgg  *ag = list_nth(q->outputs, foreach_current_index(lc));
+		int			out = -1;
 
-		if (var != NULL && !is_table_column(relid, (Node *) var))
-			return false;
+		if (arg != NULL && !is_table_column(relid, arg))
+		{
+			GrType		type;
+			int			scale;
+
+			if (!program_of(q, t) ||
+				!gr_expr_add_output(t->xb, (Expr *) arg, &out, &type, &scale) ||
+				type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
+				return false;
+			ag->dec_scale = scale;
+		}
 		t->outcols = lappend(t->outcols,
-							 makeInteger(var != NULL ? bulk_col(t, var->varattno) : -1));
+							 makeInteger(arg != NULL && out < 0 ?
+										 bulk_col(t, ((Var *) arg)->varattno) : -1));
+		t->outprog = lappend(t->outprog, makeInteger(out));
 	}
-	foreach(lc, rel->baserestrictinfo)
+	/*
+	 * The WHERE clauses in the order of their security levels (row security
+	 * first): the program checks its conjuncts in order and stops at the
+	 * first that fails, as PostgreSQL's qual does.
+	 */
+	restrictions = list_copy(rel->baserestrictinfo);
+	list_sort(restrictions, security_cmp);
+	foreach(lc, restrictions)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
-		if (ri->pseudoconstant || !bulk_qual(q, t, ri->clause))
+		if (ri->pseudoconstant)
+			return false;
+		if (!bulk_qual(q, t, ri->clause) &&
+			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
 			return false;
 		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
 	}
-	if (list_length(t->attnos) > GR_DECODE_MAX_COLS ||
+	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS ||
 		list_length(t->quals) > GR_MAX_QUALS)
 		return false;
 	q->tables = lappend(q->tables, t);
@@ -674,15 +750,17 @@ sort_columns(BulkTable *t)
 
 		q->col = newidx[q->col];
 	}
+	if (t->xb != NULL)
+		gr_expr_renumber(&t->xb->prog, newidx);
 }
 
-/* expression_tree_walker: whether a node contains a Param. */
+/* expression_tree_walker: whether a node contains a PARAM_EXEC Param. */
 static bool
 has_param(Node *node, void *context)
 {
 	if (node == NULL)
 		return false;
-	if (IsA(node, Param))
+	if (IsA(node, Param) && ((Param *) node)->paramkind == PARAM_EXEC)
 		return true;
 	return expression_tree_walker(node, has_param, context);
 }
@@ -798,6 +876,14 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 		foreach(lq, t->quals)
 			st->quals[foreach_current_index(lq)] = *(GrScanQual *) lfirst(lq);
 		st->filter = filter_text(root, t);
+		if (t->xb != NULL)
+		{
+			st->prog = &t->xb->prog;
+			st->binds = t->xb->bind;
+			st->argouts = int_array(t->outprog);
+			st->xquals = t->xb->quals;
+			st->xouts = t->xb->outs;
+		}
 	}
 	return d;
 }

@@ -28,6 +28,7 @@
 #include "executor/executor.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
@@ -35,6 +36,8 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "tuple_decode.h"
+#include "expr.h"
+#include "expr_compile.h"
 #include "gr_cuda.h"
 #include "page_job.h"
 
@@ -64,6 +67,15 @@ typedef struct BulkTable
 	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
 	ExprState **qual_exprs;		/* each comparison's constant */
 	char	   *filter;
+	/* the expression program (common/expr.h), its constants bound per scan */
+	GrExprProg *prog;
+	ExprState **binds;			/* per constant: its run-time expression, or NULL */
+	const int  *argouts;		/* per aggregate: the program output it reads, or -1 */
+	int		   *rowcols;		/* per aggregate: its column in the row block (a
+								 * computed one after the decoded ones), or -1 */
+	ExprState  *xqual;			/* PostgreSQL's evaluation of a row the program */
+	ExprState **xouts;			/* hands back: its conjuncts, its outputs */
+	TupleTableSlot *xslot;
 	TableScanDesc scan;
 	ParallelBlockTableScanDesc pscan;	/* in the shared memory, or NULL */
 } BulkTable;
@@ -79,6 +91,7 @@ enum
 	C_CPU_BATCHES,
 	C_GPU_PAGES,				/* pages the GPU decoded (page path) */
 	C_CPU_PAGES,				/* pages the CPU decoded */
+	C_FALLBACK,					/* rows the expression program handed to PostgreSQL */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
 								 * a time, shown apart) */
 	C_COUNT
@@ -88,6 +101,7 @@ StaticAssertDecl(C_GPU_WAIT_US == C_COUNT - 1, "bulk_explain prints the counters
 static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
+	"Rows Evaluated by PostgreSQL",
 	"GPU Wait Time"
 };
 
@@ -235,6 +249,43 @@ make_decode_desc(Relation rel, const int *attnos, int ncols)
 }
 
 /*
+ * Set up a table's expression program: a copy whose constants each scan
+ * binds, the computed columns its aggregates read, and PostgreSQL's own
+ * evaluation of the same expressions for the rows it hands back.  Those are
+ * initialized without a parent: they read a heap tuple slot of the table's
+ * own, not the node's scan slot.
+ */
+static void
+init_program(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
+{
+	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
+	List	   *quals = copyObject(st->xquals);
+	List	   *outs = copyObject(st->xouts);
+	ListCell   *lc;
+
+	t->prog = palloc(sizeof(GrExprProg));
+	memcpy(t->prog, st->prog, sizeof(GrExprProg));
+	t->binds = palloc0(sizeof(ExprState *) * Max(t->prog->nconsts, 1));
+	for (int k = 0; k < t->prog->nconsts; k++)
+		if (st->binds[k] >= 0)
+			t->binds[k] = ExecInitExpr(list_nth(cs->custom_exprs, st->binds[k]),
+									   &bs->css.ss.ps);
+	t->argouts = st->argouts;
+	for (int a = 0; a < bs->desc->naggs; a++)
+		if (st->argouts[a] >= 0)
+			t->rowcols[a] = st->ncols + st->argouts[a];
+	fix_opfuncids((Node *) quals);
+	fix_opfuncids((Node *) outs);
+	t->xqual = ExecInitQual(quals, NULL);
+	t->xouts = palloc0(sizeof(ExprState *) * Max(list_length(outs), 1));
+	foreach(lc, outs)
+		t->xouts[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
+	/* in the executor's tuple table, which releases it with the plan */
+	t->xslot = ExecAllocTableSlot(&bs->css.ss.ps.state->es_tupleTable,
+								  RelationGetDescr(t->rel), &TTSOpsHeapTuple);
+}
+
+/*
  * Set up one table: its relation, decoder, output columns and comparisons.
  * The leaves of an inheritance tree are opened here; the executor holds
  * their locks already (they are in the range table), and this lock is the
@@ -266,6 +317,11 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 			t->qual_exprs[i] = ExecInitExpr(list_nth(cs->custom_exprs, q->expr),
 											&bs->css.ss.ps);
 	}
+	t->rowcols = palloc(sizeof(int) * Max(bs->desc->naggs, 1));
+	for (int a = 0; a < bs->desc->naggs; a++)
+		t->rowcols[a] = st->argcols[a];
+	if (st->prog != NULL)
+		init_program(bs, t, st);
 }
 
 /* BeginCustomScan: set up outputs, tables, comparisons and decoders. */
@@ -343,6 +399,16 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 				break;
 		}
 	}
+	for (int k = 0; t->prog != NULL && k < t->prog->nconsts; k++)
+	{
+		Datum		v;
+		bool		isnull;
+
+		if (t->binds[k] == NULL)
+			continue;
+		v = eval_const(bs, t->binds[k], &isnull);
+		gr_expr_bind(t->prog, k, v, isnull, exprType((Node *) t->binds[k]->expr));
+	}
 }
 
 /*
@@ -386,6 +452,44 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 }
 
 /*
+ * A row the expression program handed back: PostgreSQL evaluates its
+ * conjuncts and its outputs, as its own scan would (raising its errors);
+ * the outputs go to their aggregates as values, and the row's computed
+ * columns are NULL (outnulls).  False if the conjuncts reject the row.
+ */
+static bool
+fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+			 OffsetNumber off, uint32 len, bool *outnulls)
+{
+	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
+	HeapTupleData tuple;
+	bool		pass = true;
+
+	bs->counters[C_FALLBACK]++;
+	tuple.t_len = len;
+	ItemPointerSet(&tuple.t_self, blk, off);
+	tuple.t_tableOid = RelationGetRelid(t->rel);
+	tuple.t_data = (HeapTupleHeader) gr_page_tuple(page, off);
+	ExecStoreHeapTuple(&tuple, t->xslot, false);
+	econtext->ecxt_scantuple = t->xslot;
+	if (t->xqual != NULL)
+		pass = ExecQual(t->xqual, econtext);
+	for (int o = 0; pass && o < t->prog->nouts; o++)
+	{
+		bool		isnull;
+		Datum		v = ExecEvalExprSwitchContext(t->xouts[o], econtext, &isnull);
+
+		outnulls[o] = true;
+		for (int a = 0; a < bs->desc->naggs; a++)
+			if (t->argouts[a] == o && !isnull)
+				gr_sink_add_datum(bs->sink, 0, a, v);
+	}
+	ExecClearTuple(t->xslot);
+	ResetExprContext(econtext);
+	return pass;
+}
+
+/*
  * Decode and filter the visible tuples 'offs' of a pinned page, and feed
  * each column's non-NULL values of the rows kept to the outputs.
  */
@@ -396,7 +500,7 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	GrRowBlock	rows;
 	const GrDecodeDesc *d = t->desc;
 	int			nkept = 0;
-	int			ncols = d->ncols;
+	int			ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0);
 
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
@@ -421,6 +525,16 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 							blk, offs[i], RelationGetRelationName(t->rel))));
 		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
+		if (t->prog != NULL)
+		{
+			GrExprResult res = gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols);
+
+			if (res == GR_EXPR_REJECT)
+				continue;
+			if (res == GR_EXPR_FALLBACK &&
+				!fallback_row(bs, t, page, blk, offs[i], len, tn + d->ncols))
+				continue;
+		}
 		/* the row's columns at its index: aligned, NULLs flagged */
 		for (int c = 0; c < ncols; c++)
 		{
@@ -432,7 +546,7 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	bs->counters[C_ROWS] += nkept;
 	rows.nrows = nkept;
 	rows.ncols = ncols;
-	gr_sink_add_rows(bs->sink, 0, &rows, t->argcols);
+	gr_sink_add_rows(bs->sink, 0, &rows, t->rowcols);
 }
 
 /* What the page path's callbacks need. */
@@ -500,6 +614,12 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
 	{
 		bs->page_path = "off (a temporary table)";
+		return NULL;
+	}
+	/* the kernel does not run the expression program yet: the CPU decodes and evaluates */
+	if (mode != GR_PAGE_PATH_OFF && t->prog != NULL)
+	{
+		bs->page_path = "off (expressions are evaluated on the CPU)";
 		return NULL;
 	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
@@ -911,7 +1031,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (es->verbose && bs->page_path != NULL)
 		ExplainPropertyText("Page Path", bs->page_path, es);
 	for (int c = 0; c < C_GPU_WAIT_US; c++)
-		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
+		if (c != C_FALLBACK || (bs->ntables > 0 && bs->tables[0].prog != NULL))
+			ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	/* a time, summed over the processes: where timing is on and jobs ran */
 	if (es->timing && bs->counters[C_GPU_PAGES] > 0)
 		ExplainPropertyFloat(counter_names[C_GPU_WAIT_US], "ms",

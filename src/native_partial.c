@@ -207,10 +207,18 @@ sample_agrees(GrPartialForm form, GrOp op, GrType type, const char *const *value
 	FmgrInfo	flinfo;
 	LOCAL_FCINFO(fcinfo, 2);
 
+	/* folded one by one on the CPU: a probe never reaches a batch or the GPU */
 	getTypeInputInfo(gr_type_info(type)->oid, &typinput, &typioparam);
 	for (int i = 0; values[i] != NULL; i++)
-		gr_state_add(st, op, OidInputFunctionCall(typinput, unconstify(char *, values[i]),
-												  typioparam, -1));
+	{
+		Datum		v = OidInputFunctionCall(typinput, unconstify(char *, values[i]),
+											 typioparam, -1);
+
+		if (gr_type_info(type)->value_class == GR_CLASS_NUMERIC)
+			gr_numeric_fold(st, gr_state_accum(st)->fold_datum, &v, 1);
+		else
+			gr_fold_value(st, op, v);
+	}
 	partial = gr_native_partial(form, st);
 	ours = gr_state_final(st, &isnull);
 
@@ -243,6 +251,7 @@ gr_native_partial_checked(GrPartialForm form, GrOp op, GrType type,
 	MemoryContext cxt;
 	const char *const *samples[3] = {NULL, NULL, NULL};
 	bool		ok = true;
+	GrStats		stats = gr_stats;	/* the probe is not the session's work */
 
 	if (!OidIsValid(deserialfn) || !OidIsValid(finalfn))
 		return false;
@@ -288,6 +297,7 @@ gr_native_partial_checked(GrPartialForm form, GrOp op, GrType type,
 	}
 	PG_END_TRY();
 	MemoryContextDelete(cxt);
+	gr_stats = stats;
 	if (!ok)
 		elog(DEBUG1, "gpu_reduce: PostgreSQL reads the node's partial state of form %d "
 			 "differently; such aggregates stay serial", (int) form);

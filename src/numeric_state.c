@@ -640,6 +640,43 @@ gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n)
 	gr_stats.cpu_rows += n;
 }
 
+/*
+ * Fold n numerics given as int64s times 10^scale (values the expression
+ * program computed): a sum's or average's fast path takes them as they are,
+ * other kinds as numerics of that display scale.
+ */
+void
+gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n, int scale)
+{
+	GrPartial  *p = &st->partial;
+	MemoryContext mcxt = gr_state_mcxt(st);
+	Datum	   *d;
+
+	if (n <= 0)
+		return;
+	init_pow10();
+	/* (a sum's scale far above the values': int64 times 10^19 might not fit) */
+	if (fold == gr_num_sum_fold && scale <= GR_NUMERIC_MAX_SCALE &&
+		p->nscale - scale <= 18)
+	{
+		int128		m;
+
+		if (scale > p->nscale)
+			rescale(p, mcxt, scale);
+		m = pow10_128[p->nscale - scale];
+		for (int32 i = 0; i < n; i++)
+			fast_add(p, mcxt, (int128) (int64) vals[i] * m);
+		p->count += n;
+		gr_stats.cpu_rows += n;
+		return;
+	}
+	d = palloc(sizeof(Datum) * n);
+	for (int32 i = 0; i < n; i++)
+		d[i] = scaled_to_numeric((int64) vals[i], scale);
+	gr_numeric_fold(st, fold, d, n);
+	pfree(d);
+}
+
 /* dst += src for the numeric accumulators (counts already added) */
 void
 gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)

@@ -9,8 +9,11 @@
 
 #include "nodes/value.h"
 
+#include "expr.h"
+#include "expr_compile.h"
+
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 1
+#define GR_SCAN_DESC_VERSION 2
 
 /* Writing: append one field. */
 static void
@@ -34,6 +37,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, d->aggs[a].type);
 		put_int(&l, d->aggs[a].kexpr);
 		put_int(&l, d->aggs[a].partial_form);
+		put_int(&l, d->aggs[a].dec_scale);
 	}
 	put_int(&l, d->ngroupkeys);
 	put_int(&l, d->ntables);
@@ -59,6 +63,22 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 			put_int(&l, st->quals[q].expr);
 		}
 		l = lappend(l, makeString(pstrdup(st->filter != NULL ? st->filter : "")));
+		put_int(&l, st->prog != NULL);
+		if (st->prog != NULL)
+		{
+			/* the program's bytes, four to an Integer */
+			int			words[(sizeof(GrExprProg) + 3) / 4];
+
+			memset(words, 0, sizeof(words));
+			memcpy(words, st->prog, sizeof(GrExprProg));
+			for (int w = 0; w < lengthof(words); w++)
+				put_int(&l, words[w]);
+			for (int k = 0; k < st->prog->nconsts; k++)
+				put_int(&l, st->binds[k]);
+			for (int a = 0; a < d->naggs; a++)
+				put_int(&l, st->argouts[a]);
+			l = lappend(l, list_make2(st->xquals, st->xouts));
+		}
 	}
 	return l;
 }
@@ -124,6 +144,7 @@ gr_scan_desc_from_list(List *l)
 		ag->type = get_int(&r, 0, GR_TYPE_LAST, "aggregate type");
 		ag->kexpr = get_int(&r, -1, PG_INT32_MAX, "aggregate k");
 		ag->partial_form = get_int(&r, GR_PARTIAL_STATE, GR_PARTIAL_LAST, "partial form");
+		ag->dec_scale = get_int(&r, -1, 38, "numeric scale");
 		if (ag->kind == GR_SCAN_AGG && (ag->op == 0 || ag->type == 0))
 			malformed("aggregate");
 	}
@@ -153,6 +174,26 @@ gr_scan_desc_from_list(List *l)
 		if (r.pos >= list_length(l) || !IsA((filter = list_nth(l, r.pos++)), String))
 			malformed("filter");
 		st->filter = strVal(filter);
+		st->argouts = NULL;
+		if (get_int(&r, 0, 1, "program"))
+		{
+			int			words[(sizeof(GrExprProg) + 3) / 4];
+			List	   *x;
+
+			for (int w = 0; w < lengthof(words); w++)
+				words[w] = get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "program");
+			st->prog = palloc(sizeof(GrExprProg));
+			memcpy(st->prog, words, sizeof(GrExprProg));
+			if (!gr_expr_check(st->prog, st->ncols))
+				malformed("program");
+			st->binds = get_ints(&r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
+			st->argouts = get_ints(&r, d->naggs, -1, st->prog->nouts - 1, "program output");
+			if (r.pos >= list_length(l) || !IsA((x = list_nth(l, r.pos++)), List) ||
+				list_length(x) != 2)
+				malformed("program expressions");
+			st->xquals = linitial(x);
+			st->xouts = lsecond(x);
+		}
 	}
 	if (r.pos != list_length(l))
 		malformed("trailing fields");

@@ -56,6 +56,9 @@ typedef struct GrScanAgg
 	GrType		type;			/* its argument's type */
 	int			kexpr;			/* gpu_topk's k: index into custom_exprs, or -1 */
 	GrPartialForm partial_form; /* what a parallel participant emits */
+	int			dec_scale;		/* an argument the expression program computes as
+								 * numeric: its scale (values are int64s times
+								 * 10^dec_scale); else -1 */
 } GrScanAgg;
 
 /* One WHERE comparison of a column with a constant (tuple_decode.h's GrQual). */
@@ -80,6 +83,15 @@ typedef struct GrScanTable
 	int			nquals;
 	GrScanQual *quals;
 	char	   *filter;			/* the WHERE clause as EXPLAIN shows it, or "" */
+	/* the expression program (common/expr.h), or NULL: conjuncts the simple
+	 * comparisons do not take, and arguments that are not columns */
+	struct GrExprProg *prog;
+	int		   *binds;			/* per constant: custom_exprs index bound at the
+								 * scan's start, or -1 (prog->nconsts) */
+	int		   *argouts;		/* per aggregate: the program output it reads, or -1 */
+	List	   *xquals;			/* the conjuncts the program evaluates, and */
+	List	   *xouts;			/* its outputs' expressions: PostgreSQL evaluates
+								 * them for a row the program hands back */
 } GrScanTable;
 
 typedef struct GrScanDesc

@@ -103,9 +103,65 @@ gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows, const int *argcol
 		}
 		if (ag->kind == GR_SCAN_COUNT_COL)
 			vals[a].count += n;
+		else if (n > 0 && ag->dec_scale >= 0)
+		{
+			/* a computed numeric: int64s times 10^dec_scale */
+			GrState    *st = value_state(s, &vals[a], a);
+
+			gr_numeric_fold_scaled(st, gr_state_accum(st)->fold_datum, packed, n,
+								   ag->dec_scale);
+		}
 		else if (n > 0)
 			add_values(value_state(s, &vals[a], a), ag->op, packed, n);
 	}
+}
+
+/*
+ * Add one non-NULL value given as a Datum of the aggregate's argument type
+ * (a row PostgreSQL evaluated for the expression program).
+ */
+void
+gr_sink_add_datum(GrSink *s, int group, int agg, Datum value)
+{
+	const GrScanAgg *ag = &s->aggs[agg];
+	GrState    *st = value_state(s, &gr_sink_group(s, group)[agg], agg);
+	uint64		bits;
+
+	if (gr_type_info(ag->type)->value_class == GR_CLASS_NUMERIC)
+	{
+		gr_numeric_fold(st, gr_state_accum(st)->fold_datum, &value, 1);
+		return;
+	}
+	/* the value's bits as the decoder gives a column's: zero-extended */
+	switch (gr_type_size(ag->type))
+	{
+		case 2:
+			bits = (uint16) DatumGetInt16(value);
+			break;
+		case 4:
+			if (ag->type == GR_FLOAT4)
+			{
+				float		f = DatumGetFloat4(value);
+				uint32		b;
+
+				memcpy(&b, &f, sizeof(b));
+				bits = b;
+			}
+			else
+				bits = (uint32) DatumGetInt32(value);
+			break;
+		default:
+			if (ag->type == GR_FLOAT8)
+			{
+				double		f = DatumGetFloat8(value);
+
+				memcpy(&bits, &f, sizeof(bits));
+			}
+			else
+				bits = (uint64) DatumGetInt64(value);
+			break;
+	}
+	add_values(st, ag->op, &bits, 1);
 }
 
 /* Add to a count(*) or count(col) of a group. */

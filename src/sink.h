@@ -65,6 +65,7 @@ extern void gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows,
 extern void gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op,
 							const struct GrCudaResult *r, int64 n, int64 *topk);
 extern void gr_sink_add_count(GrSink *s, int group, int agg, int64 n);
+extern void gr_sink_add_datum(GrSink *s, int group, int agg, Datum value);
 extern Datum gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull);
 extern void gr_sink_reset(GrSink *s);
 

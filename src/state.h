@@ -306,6 +306,8 @@ typedef struct GrNumericSlow
 
 typedef void (*GrDatumFold) (GrPartial *p, MemoryContext mcxt, Datum value);
 extern void gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n);
+extern void gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n,
+								   int scale);
 
 
 /* the GPU reducer as a backend sees it (gpu_client.c) */

@@ -1,0 +1,659 @@
+/*
+ * expr.h
+ *	  The expression program of the bulk scan: WHERE clauses and aggregate
+ *	  arguments compiled once from the plan (src/expr_compile.c) into steps
+ *	  over typed registers, and the one interpreter that runs them per row.
+ *
+ * Plain C99 with no PostgreSQL or CUDA headers, every function GR_HOSTDEV
+ * (like tuple_decode.h): the CPU decoder runs the very evaluation a kernel
+ * would.  A program reads one decoded row (tuple_decode.h's value bits and
+ * NULL flags), checks its conjuncts in order, stopping at the first that is
+ * not true, and writes each output (an aggregate's argument) as the value
+ * bits of its type into a computed column.
+ *
+ * PostgreSQL's semantics are kept by never guessing: any step whose answer
+ * is not certain here -- an integer or float overflow, a division by zero,
+ * a numeric too wide for 128 bits or NaN, a date that does not convert --
+ * makes the row GR_EXPR_FALLBACK, and the caller evaluates that row with
+ * PostgreSQL's own executor, which gives its answer or raises its error.
+ *
+ * Registers hold one of four kinds: integers (int64, whatever the SQL
+ * width; the step's width bounds its result), doubles (float4 values are
+ * held exactly as doubles and rounded to float after each float4 step, which
+ * is float4 arithmetic: double rounding is innocuous for + - * / of floats),
+ * decimals (numeric as int128 times 10^scale, the scale fixed at compile
+ * time as numeric.c's rules give it), and booleans.
+ */
+#ifndef GR_EXPR_H
+#define GR_EXPR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "gr_hostdev.h"
+#include "tuple_decode.h"
+
+#define GR_EXPR_MAX_STEPS		96
+#define GR_EXPR_MAX_REGS		48
+#define GR_EXPR_MAX_CONSTS		64
+#define GR_EXPR_MAX_OUTS		16
+
+typedef __int128 gr_int128;
+
+/* what gr_expr_eval says of a row */
+typedef enum GrExprResult
+{
+	GR_EXPR_PASS,				/* every conjunct true; outputs written */
+	GR_EXPR_REJECT,				/* a conjunct false or NULL */
+	GR_EXPR_FALLBACK			/* not certain here: PostgreSQL evaluates the row */
+} GrExprResult;
+
+/* register kinds */
+typedef enum GrExprKind
+{
+	GR_XK_INT,
+	GR_XK_FLOAT,
+	GR_XK_DEC,
+	GR_XK_BOOL
+} GrExprKind;
+
+/* comparisons (GrExprStep.sub of the CMP steps) */
+typedef enum GrExprCmp
+{
+	GR_XC_EQ,
+	GR_XC_NE,
+	GR_XC_LT,
+	GR_XC_LE,
+	GR_XC_GT,
+	GR_XC_GE
+} GrExprCmp;
+
+/* how a column's bits become a register (GrExprStep.sub of GR_X_COL) */
+typedef enum GrExprColKind
+{
+	GR_XCOL_INT,				/* signed integer of w bytes (int2/4/8, date, timestamps) */
+	GR_XCOL_FLOAT,				/* float of w bytes */
+	GR_XCOL_NUMERIC,			/* the address of a numeric varlena (host), scale in c */
+	GR_XCOL_BOOL
+} GrExprColKind;
+
+typedef enum GrExprOp
+{
+	GR_X_COL,					/* dst = column a (sub: GrExprColKind, w, scale c) */
+	GR_X_CONST,					/* dst = consts[a] */
+	/* integers: the result must fit w bytes */
+	GR_X_ADD_I, GR_X_SUB_I, GR_X_MUL_I, GR_X_DIV_I, GR_X_MOD_I, GR_X_NEG_I, GR_X_ABS_I,
+	GR_X_NARROW_I,				/* dst = a, which must fit w bytes (a cast) */
+	/* doubles: w 4 rounds to float after the step */
+	GR_X_ADD_F, GR_X_SUB_F, GR_X_MUL_F, GR_X_DIV_F, GR_X_NEG_F, GR_X_ABS_F,
+	GR_X_ROUND_F4,				/* dst = (float) a, which must not overflow (a cast) */
+	/* decimals: operands of one scale (add, sub), any (mul: scales add) */
+	GR_X_ADD_D, GR_X_SUB_D, GR_X_MUL_D, GR_X_NEG_D, GR_X_ABS_D,
+	GR_X_RESCALE_D,				/* dst = a * 10^c (aligning scales) */
+	/* conversions */
+	GR_X_I2F,					/* int to double (w 4: to float) */
+	GR_X_I2D,					/* int to decimal of scale 0 */
+	GR_X_DATE2TS,				/* date (days) to timestamp (microseconds) */
+	/* comparisons (sub: GrExprCmp) of two registers of one kind */
+	GR_X_CMP_I, GR_X_CMP_F, GR_X_CMP_D,
+	/* a IN consts[b .. b + c) (an = ANY array; sub: the kind) */
+	GR_X_IN,					/* (w constants from c; b is -1) */
+	/* booleans, SQL's three-valued logic */
+	GR_X_AND, GR_X_OR, GR_X_NOT,
+	GR_X_ISNULL, GR_X_NOTNULL,
+	GR_X_ISTRUE, GR_X_ISNOTTRUE, GR_X_ISFALSE, GR_X_ISNOTFALSE,
+	/* a conjunct of the WHERE clause: reject the row unless a is true */
+	GR_X_QUAL
+} GrExprOp;
+
+typedef struct GrExprStep
+{
+	uint8_t		op;				/* GrExprOp */
+	uint8_t		sub;			/* GrExprCmp, GrExprColKind, GrExprKind */
+	uint8_t		w;				/* width in bytes of an integer or float result */
+	uint8_t		dst;
+	int16_t		a;
+	int16_t		b;
+	int16_t		c;
+} GrExprStep;
+
+/* A constant: bound at the scan's start (parameters may change). */
+typedef struct GrExprConst
+{
+	uint8_t		isnull;
+	int64_t		i;				/* GR_XK_INT, GR_XK_BOOL */
+	double		f;				/* GR_XK_FLOAT */
+	uint64_t	dlo;			/* GR_XK_DEC: the int128, low and high words */
+	int64_t		dhi;
+} GrExprConst;
+
+/* how an output's register becomes a computed column's bits */
+typedef enum GrExprOutKind
+{
+	GR_XO_INT,					/* w bytes, zero-extended */
+	GR_XO_FLOAT,				/* float4 or float8 bits (w) */
+	GR_XO_DEC					/* the scaled int64 (an int128 beyond it: fallback) */
+} GrExprOutKind;
+
+typedef struct GrExprProg
+{
+	uint16_t	nsteps;
+	uint8_t		nconsts;
+	uint8_t		nouts;
+	int8_t		out_reg[GR_EXPR_MAX_OUTS];
+	uint8_t		out_kind[GR_EXPR_MAX_OUTS];	/* GrExprOutKind */
+	uint8_t		out_w[GR_EXPR_MAX_OUTS];
+	GrExprStep	steps[GR_EXPR_MAX_STEPS];
+	GrExprConst consts[GR_EXPR_MAX_CONSTS];
+} GrExprProg;
+
+typedef struct GrExprReg
+{
+	bool		null;
+	union
+	{
+		int64_t		i;
+		double		f;
+		gr_int128	d;
+		bool		b;
+	};
+} GrExprReg;
+
+/* bounds of a w-byte signed integer */
+GR_HOSTDEV bool
+gr_expr_fits(int64_t v, int w)
+{
+	switch (w)
+	{
+		case 1:
+			return v >= -128 && v <= 127;
+		case 2:
+			return v >= -32768 && v <= 32767;
+		case 4:
+			return v >= INT32_MIN && v <= INT32_MAX;
+	}
+	return true;
+}
+
+/* 10^s for s <= 38 */
+GR_HOSTDEV gr_int128
+gr_expr_pow10(int s)
+{
+	gr_int128	p = 1;
+
+	for (int i = 0; i < s; i++)
+		p *= 10;
+	return p;
+}
+
+/* |v| < 2^126: room to add two of them, or scale by small powers, safely */
+#define GR_DEC_SAFE ((gr_int128) 1 << 126)
+
+/* a * b for values of at most 64 bits of magnitude each; false if either is wider */
+GR_HOSTDEV bool
+gr_dec_mul(gr_int128 a, gr_int128 b, gr_int128 *r)
+{
+	const gr_int128 lim = (gr_int128) 1 << 62;
+
+	if (a >= lim || a <= -lim || b >= lim || b <= -lim)
+		return false;
+	*r = a * b;
+	return true;
+}
+
+/*
+ * A numeric varlena (any header) as an int128 times 10^scale; false for
+ * NaN, the infinities, a value with more fraction digits than scale, or one
+ * too wide (numeric.c's on-disk format: NumericShort / NumericLong).
+ */
+GR_HOSTDEV bool
+gr_numeric_scaled(const uint8_t *v, int scale, gr_int128 *out)
+{
+	const uint8_t *d;
+	uint32_t	len;
+	uint16_t	h;
+	int			weight,
+				dscale,
+				ndigits;
+	bool		neg;
+	gr_int128	acc = 0;
+	int			frac;
+
+	if (v[0] == 0x01)
+		return false;			/* a TOAST pointer: never in a numeric(p,s) column, but be safe */
+	if (v[0] & 0x01)
+	{
+		len = ((v[0] >> 1) & 0x7F) - 1;
+		d = v + 1;
+	}
+	else
+	{
+		len = ((gr_load32(v) >> 2) & 0x3FFFFFFF) - 4;
+		if ((v[0] & 0x03) != 0)
+			return false;		/* compressed */
+		d = v + 4;
+	}
+	if (len < 2)
+		return false;
+	h = gr_load16(d);
+	if ((h & 0xC000) == 0xC000)
+		return false;			/* NaN, infinities */
+	if (h & 0x8000)
+	{
+		neg = (h & 0x2000) != 0;
+		dscale = (h & 0x1F80) >> 7;
+		weight = (h & 0x0040) ? (int) (h & 0x003F) - 64 : (int) (h & 0x003F);
+		d += 2;
+		ndigits = (int) (len - 2) / 2;
+	}
+	else
+	{
+		if (len < 4)
+			return false;
+		neg = (h & 0xC000) == 0x4000;
+		dscale = h & 0x3FFF;
+		weight = (int16_t) gr_load16(d + 2);
+		d += 4;
+		ndigits = (int) (len - 4) / 2;
+	}
+	if (dscale > scale || scale > 36 || weight > 8 || ndigits > 9)
+		return false;
+	/* digits are base 10000: digit i has weight (weight - i) */
+	for (int i = 0; i < ndigits; i++)
+		acc = acc * 10000 + (int16_t) gr_load16(d + 2 * i);
+	/* acc = value * 10000^(ndigits - 1 - weight) */
+	frac = 4 * (ndigits - 1 - weight);
+	if (frac > scale)
+	{
+		gr_int128	p = gr_expr_pow10(frac - scale);
+
+		if (acc % p != 0)
+			return false;
+		acc /= p;
+	}
+	else if (frac < scale)
+	{
+		int			up = scale - frac;
+
+		if (up > 30 || acc >= GR_DEC_SAFE / gr_expr_pow10(up))
+			return false;
+		acc *= gr_expr_pow10(up);
+	}
+	*out = neg ? -acc : acc;
+	return true;
+}
+
+/* A decimal constant's int128. */
+GR_HOSTDEV gr_int128
+gr_expr_const_dec(const GrExprConst *k)
+{
+	return (gr_int128) ((((unsigned __int128) (uint64_t) k->dhi) << 64) | k->dlo);
+}
+
+/* A comparison's three-way result as the boolean of operator sub. */
+GR_HOSTDEV bool
+gr_expr_cmp_result(int cmp, int sub)
+{
+	switch (sub)
+	{
+		case GR_XC_EQ:
+			return cmp == 0;
+		case GR_XC_NE:
+			return cmp != 0;
+		case GR_XC_LT:
+			return cmp < 0;
+		case GR_XC_LE:
+			return cmp <= 0;
+		case GR_XC_GT:
+			return cmp > 0;
+	}
+	return cmp >= 0;
+}
+
+/* timestamp bounds of date2timestamp: days whose microseconds fit, and the infinities */
+#define GR_DATE_NOBEGIN		INT32_MIN
+#define GR_DATE_NOEND		INT32_MAX
+#define GR_TS_NOBEGIN		INT64_MIN
+#define GR_TS_NOEND			INT64_MAX
+#define GR_USECS_PER_DAY	INT64_C(86400000000)
+/* TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE: the first date a timestamp cannot hold */
+#define GR_DATE_TS_END		(109203489 - 2451545)
+
+/* A row's verdict and its outputs: steps in order, the WHERE conjuncts first. */
+GR_HOSTDEV GrExprResult
+gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
+			 uint64_t *outvals, bool *outnulls)
+{
+	GrExprReg	r[GR_EXPR_MAX_REGS];
+
+	for (int s = 0; s < p->nsteps; s++)
+	{
+		const GrExprStep *st = &p->steps[s];
+		GrExprReg  *d = &r[st->dst];
+		const GrExprReg *a;
+		const GrExprReg *b;
+		bool		anull;
+		bool		bnull;
+
+		/* the two steps whose a is not a register */
+		if (st->op == GR_X_COL)
+		{
+			d->null = nulls[st->a];
+			if (!d->null)
+				switch (st->sub)
+				{
+					case GR_XCOL_INT:
+						d->i = gr_value_int(vals[st->a], st->w);
+						break;
+					case GR_XCOL_FLOAT:
+						d->f = gr_value_float(vals[st->a], st->w);
+						break;
+					case GR_XCOL_BOOL:
+						d->b = (vals[st->a] & 0xFF) != 0;
+						break;
+					default:
+						if (!gr_numeric_scaled((const uint8_t *) (uintptr_t) vals[st->a],
+											   st->c, &d->d))
+							return GR_EXPR_FALLBACK;
+						break;
+				}
+			continue;
+		}
+		if (st->op == GR_X_CONST)
+		{
+			const GrExprConst *k = &p->consts[st->a];
+
+			d->null = k->isnull;
+			d->i = k->i;
+			if (st->sub == GR_XK_FLOAT)
+				d->f = k->f;
+			else if (st->sub == GR_XK_DEC)
+				d->d = gr_expr_const_dec(k);
+			else if (st->sub == GR_XK_BOOL)
+				d->b = k->i != 0;
+			continue;
+		}
+		/* registers: b is -1 where a step has one operand (or a constant range) */
+		a = &r[st->a];
+		b = &r[st->b < 0 ? st->a : st->b];
+		anull = a->null;
+		bnull = st->b >= 0 && b->null;
+		switch (st->op)
+		{
+			case GR_X_AND:
+				/* false wins over NULL */
+				if ((!anull && !a->b) || (!bnull && !b->b))
+				{
+					d->null = false;
+					d->b = false;
+				}
+				else
+				{
+					d->null = anull || bnull;
+					d->b = true;
+				}
+				continue;
+			case GR_X_OR:
+				if ((!anull && a->b) || (!bnull && b->b))
+				{
+					d->null = false;
+					d->b = true;
+				}
+				else
+				{
+					d->null = anull || bnull;
+					d->b = false;
+				}
+				continue;
+			case GR_X_ISNULL:
+			case GR_X_NOTNULL:
+				d->b = anull == (st->op == GR_X_ISNULL);
+				d->null = false;
+				continue;
+			case GR_X_ISTRUE:
+				d->b = !anull && a->b;
+				d->null = false;
+				continue;
+			case GR_X_ISNOTTRUE:
+				d->b = anull || !a->b;
+				d->null = false;
+				continue;
+			case GR_X_ISFALSE:
+				d->b = !anull && !a->b;
+				d->null = false;
+				continue;
+			case GR_X_ISNOTFALSE:
+				d->b = anull || a->b;
+				d->null = false;
+				continue;
+			case GR_X_QUAL:
+				if (anull || !a->b)
+					return GR_EXPR_REJECT;
+				continue;
+			case GR_X_IN:
+				{
+					/* x IN (list): true if one equals, else NULL if x or one is NULL */
+					bool		found = false,
+								sawnull = false;
+
+					if (anull)
+					{
+						d->null = true;
+						continue;
+					}
+					for (int i = st->c; i < st->c + st->w && !found; i++)
+					{
+						const GrExprConst *k = &p->consts[i];
+
+						if (k->isnull)
+							sawnull = true;
+						else if (st->sub == GR_XK_INT)
+							found = a->i == k->i;
+						else if (st->sub == GR_XK_FLOAT)
+							found = gr_float_cmp(a->f, k->f) == 0;
+						else
+							found = a->d == gr_expr_const_dec(k);
+					}
+					d->null = !found && sawnull;
+					d->b = found;
+					continue;
+				}
+		}
+		/* the rest are strict: a NULL operand gives NULL */
+		if (anull || bnull)
+		{
+			d->null = true;
+			continue;
+		}
+		d->null = false;
+		switch (st->op)
+		{
+			case GR_X_ADD_I:
+				if (__builtin_add_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_SUB_I:
+				if (__builtin_sub_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_MUL_I:
+				if (__builtin_mul_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_DIV_I:
+				/* by zero, and the most negative over -1: PostgreSQL's errors */
+				if (b->i == 0 || (b->i == -1 && a->i == INT64_MIN))
+					return GR_EXPR_FALLBACK;
+				d->i = a->i / b->i;
+				if (!gr_expr_fits(d->i, st->w))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_MOD_I:
+				if (b->i == 0)
+					return GR_EXPR_FALLBACK;
+				d->i = b->i == -1 ? 0 : a->i % b->i;
+				break;
+			case GR_X_NEG_I:
+				if (a->i == INT64_MIN || !gr_expr_fits(-a->i, st->w))
+					return GR_EXPR_FALLBACK;
+				d->i = -a->i;
+				break;
+			case GR_X_ABS_I:
+				if (a->i == INT64_MIN || !gr_expr_fits(a->i < 0 ? -a->i : a->i, st->w))
+					return GR_EXPR_FALLBACK;
+				d->i = a->i < 0 ? -a->i : a->i;
+				break;
+			case GR_X_NARROW_I:
+				if (!gr_expr_fits(a->i, st->w))
+					return GR_EXPR_FALLBACK;
+				d->i = a->i;
+				break;
+			case GR_X_ADD_F:
+			case GR_X_SUB_F:
+			case GR_X_MUL_F:
+			case GR_X_DIV_F:
+				{
+					double		x = a->f,
+								y = b->f,
+								v;
+
+					if (st->op == GR_X_ADD_F)
+						v = x + y;
+					else if (st->op == GR_X_SUB_F)
+						v = x - y;
+					else if (st->op == GR_X_MUL_F)
+						v = x * y;
+					else
+					{
+						if (y == 0.0)
+							return GR_EXPR_FALLBACK;	/* division by zero */
+						v = x / y;
+					}
+					if (st->w == 4)
+						v = (double) (float) v;
+					/* float.h's checks: overflow from finite, underflow from nonzero */
+					if ((v - v != 0.0 && v == v) && !(x - x != 0.0 && x == x) &&
+						!(y - y != 0.0 && y == y))
+						return GR_EXPR_FALLBACK;
+					if (v == 0.0 && ((st->op == GR_X_MUL_F && x != 0.0 && y != 0.0) ||
+									 (st->op == GR_X_DIV_F && x != 0.0)))
+						return GR_EXPR_FALLBACK;
+					d->f = v;
+					break;
+				}
+			case GR_X_NEG_F:
+				d->f = -a->f;
+				break;
+			case GR_X_ABS_F:
+				d->f = a->f < 0 ? -a->f : (a->f == 0 ? 0.0 : a->f);
+				break;
+			case GR_X_ROUND_F4:
+				{
+					float		v = (float) a->f;
+
+					/* float8 to float4: overflow and underflow are errors */
+					if ((v - v != 0.0f && v == v) && !(a->f - a->f != 0.0 && a->f == a->f))
+						return GR_EXPR_FALLBACK;
+					if (v == 0.0f && a->f != 0.0)
+						return GR_EXPR_FALLBACK;
+					d->f = v;
+					break;
+				}
+			case GR_X_ADD_D:
+			case GR_X_SUB_D:
+				if (a->d >= GR_DEC_SAFE || a->d <= -GR_DEC_SAFE ||
+					b->d >= GR_DEC_SAFE || b->d <= -GR_DEC_SAFE)
+					return GR_EXPR_FALLBACK;
+				d->d = st->op == GR_X_ADD_D ? a->d + b->d : a->d - b->d;
+				break;
+			case GR_X_MUL_D:
+				if (!gr_dec_mul(a->d, b->d, &d->d))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_NEG_D:
+				d->d = -a->d;
+				break;
+			case GR_X_ABS_D:
+				d->d = a->d < 0 ? -a->d : a->d;
+				break;
+			case GR_X_RESCALE_D:
+				{
+					gr_int128	m = gr_expr_pow10(st->c);
+
+					if (st->c > 36 || a->d >= GR_DEC_SAFE / m || a->d <= -GR_DEC_SAFE / m)
+						return GR_EXPR_FALLBACK;
+					d->d = a->d * m;
+					break;
+				}
+			case GR_X_I2F:
+				d->f = st->w == 4 ? (double) (float) a->i : (double) a->i;
+				break;
+			case GR_X_I2D:
+				d->d = a->i;
+				break;
+			case GR_X_DATE2TS:
+				if (a->i == GR_DATE_NOBEGIN)
+					d->i = GR_TS_NOBEGIN;
+				else if (a->i == GR_DATE_NOEND)
+					d->i = GR_TS_NOEND;
+				else if (a->i >= GR_DATE_TS_END)
+					return GR_EXPR_FALLBACK;	/* out of the timestamp's range */
+				else
+					d->i = a->i * GR_USECS_PER_DAY;
+				break;
+			case GR_X_CMP_I:
+				d->b = gr_expr_cmp_result(a->i > b->i ? 1 : (a->i < b->i ? -1 : 0), st->sub);
+				break;
+			case GR_X_CMP_F:
+				d->b = gr_expr_cmp_result(gr_float_cmp(a->f, b->f), st->sub);
+				break;
+			case GR_X_CMP_D:
+				d->b = gr_expr_cmp_result(a->d > b->d ? 1 : (a->d < b->d ? -1 : 0), st->sub);
+				break;
+			case GR_X_NOT:
+				d->b = !a->b;
+				break;
+			default:
+				return GR_EXPR_FALLBACK;
+		}
+	}
+	for (int o = 0; o < p->nouts; o++)
+	{
+		const GrExprReg *v = &r[p->out_reg[o]];
+
+		outnulls[o] = v->null;
+		if (v->null)
+		{
+			outvals[o] = 0;
+			continue;
+		}
+		switch (p->out_kind[o])
+		{
+			case GR_XO_INT:
+				outvals[o] = p->out_w[o] == 8 ? (uint64_t) v->i :
+					(uint64_t) v->i & ((UINT64_C(1) << (8 * p->out_w[o])) - 1);
+				break;
+			case GR_XO_FLOAT:
+				if (p->out_w[o] == 4)
+				{
+					float		f = (float) v->f;
+					uint32_t	bits;
+
+					memcpy(&bits, &f, sizeof(bits));
+					outvals[o] = bits;
+				}
+				else
+					memcpy(&outvals[o], &v->f, sizeof(double));
+				break;
+			default:
+				if (v->d > INT64_MAX || v->d < INT64_MIN)
+					return GR_EXPR_FALLBACK;
+				outvals[o] = (uint64_t) (int64_t) v->d;
+				break;
+		}
+	}
+	return GR_EXPR_PASS;
+}
+
+#endif							/* GR_EXPR_H */

@@ -1,0 +1,133 @@
+--
+-- The expression program: WHERE clauses and aggregate arguments that are
+-- not plain columns and comparisons, compiled from the plan and evaluated
+-- by the node (common/expr.h), with any row it cannot be certain of handed
+-- back to PostgreSQL.  Every answer is compared, as text, with the same
+-- query planned without the node (gpu_reduce.bulk_scan = off).
+--
+-- The planner hook is the library's (native aggregates are taken once it is
+-- loaded); the rowpath pass turns the bulk scan off, and this test is about it.
+LOAD 'gpu_reduce';
+SET gpu_reduce.bulk_scan = on;
+SET max_parallel_workers_per_gather = 0;
+CREATE TABLE ex (id int, a int4, b int8, s int2, f float8, r float4,
+                 p numeric(15,2), q numeric(15,2), w numeric(30,4), d date,
+                 t timestamp, tz timestamptz, flag bool);
+INSERT INTO ex
+SELECT g, CASE WHEN g % 13 <> 0 THEN g % 1000 - 500 END, g::int8 * 1000003 - 7e10::int8,
+       (g % 50)::int2, g / 7.0, CASE WHEN g % 17 <> 0 THEN (g % 97) / 3.0 END,
+       (g % 10000) / 100.0 + 900, CASE WHEN g % 19 <> 0 THEN (g % 11) / 100.0 END,
+       CASE WHEN g % 1000 = 7 THEN 12345678901234567890123456.1234 ELSE g / 8.0 END,
+       date '1992-01-01' + g % 2500, timestamp '1994-01-01' + g * interval '1 minute',
+       timestamptz '2001-02-03 04:05:06+00' + g * interval '37 seconds', g % 3 = 0
+FROM generate_series(1, 30000) g;
+ANALYZE ex;
+
+-- exq(q): q's answer through the node and without it, as text, and whether
+-- the node ran it
+CREATE FUNCTION exq(q text, OUT node boolean, OUT same boolean, OUT answer text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    native text;
+    line text;
+    plan text := '';
+BEGIN
+    SET LOCAL gpu_reduce.bulk_scan = off;
+    EXECUTE 'SELECT t::text FROM (' || q || ') t' INTO native;
+    SET LOCAL gpu_reduce.bulk_scan = on;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        plan := plan || line;
+    END LOOP;
+    node := plan LIKE '%GpuReduce%';
+    EXECUTE 'SELECT t::text FROM (' || q || ') t' INTO answer;
+    same := answer IS NOT DISTINCT FROM native;
+END $$;
+
+-- arguments: integer, float and numeric arithmetic, casts, unary minus, abs
+SELECT * FROM exq('SELECT sum(a * 2 + s), avg(a - s), sum(b * 3), min(-a), max(abs(a)), sum(a % 7), sum(b / 1000) FROM ex');
+-- (float sums: gpu_sum's exact answer, the same through the row path)
+SELECT * FROM exq('SELECT gpu_sum(f * 2 + 1), gpu_sum(r * r), max(f / 3), min(-r), gpu_sum(abs(f - 100)), gpu_sum(r + f) FROM ex');
+SELECT * FROM exq('SELECT sum(p * (1 - q)), avg(p * q), sum(p - q), max(p + q), min(-p), sum(w + p), sum(w * q) FROM ex');
+SELECT * FROM exq('SELECT gpu_sum(p * (1 - q)), gpu_avg(a * 3), gpu_max(f * 2), gpu_variance(a + s), gpu_stddev(p * 2) FROM ex');
+SELECT * FROM exq('SELECT sum(a::int8 * b), gpu_sum(s::float8 * 0.5), sum(a::numeric * q), gpu_avg(r::float8), max(s::float4) FROM ex');
+-- WHERE: IN, OR, NOT, BETWEEN, IS [NOT] NULL, booleans, column against column
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE s IN (1, 3, 5)');
+SELECT * FROM exq('SELECT count(*), sum(b) FROM ex WHERE s IN (1, 3, 5) OR a > 400');
+SELECT * FROM exq('SELECT count(*), gpu_sum(f) FROM ex WHERE NOT (s BETWEEN 10 AND 40) AND a IS NOT NULL');
+SELECT * FROM exq('SELECT count(*), sum(p) FROM ex WHERE a > s AND q IS NULL');
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE flag AND r > 10 OR q = 0.05');
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE flag IS NOT TRUE AND (a < 0) IS NOT FALSE');
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE s <> ALL (ARRAY[1, 2, 3]) AND q IN (0.01, 0.02, NULL)');
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE f * 2 > r AND p - 950 < q * 100');
+-- TPC-H Q6's shape: dates against a date plus an interval (a timestamp), numeric ranges
+SELECT * FROM exq($q$SELECT sum(p * q) FROM ex WHERE d >= date '1994-01-01'
+    AND d < date '1994-01-01' + interval '1' year AND q BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND a < 24$q$);
+-- stable expressions evaluated once at the scan's start
+SELECT * FROM exq($q$SELECT count(*), sum(a) FROM ex WHERE tz >= now() - interval '30 years' AND t < CURRENT_DATE$q$);
+-- NULLs: a NULL constant, NULL arguments
+SELECT * FROM exq('SELECT count(*), sum(a + NULL::int), gpu_sum(r * 2) FROM ex WHERE a > NULL::int OR s = 1');
+-- what the node does not compile keeps PostgreSQL's plan (text, a user's function)
+SELECT node FROM exq($q$SELECT sum(a) FROM ex WHERE a::text = '7'$q$);
+CREATE FUNCTION ex_double(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN $1 * 2; END';
+SELECT node FROM exq('SELECT sum(a) FROM ex WHERE a * 2 > 0 AND ex_double(a) > 0');
+
+-- PostgreSQL's errors, from rows the program hands back
+SELECT sum(a * 10000000) FROM ex;
+SELECT count(*) FROM ex WHERE a / (s - 1) > 3;
+SELECT sum(b * 100000000) FROM ex;
+SELECT sum(f * 1e308) FROM ex;
+SELECT sum(s * 1000::int2) FROM ex;
+-- a row handed back only where it must be: a division by zero that the
+-- WHERE clause keeps out, a numeric too wide for the program
+SELECT * FROM exq('SELECT count(*), sum(a / (s - 1)) FROM ex WHERE s <> 1');
+SELECT * FROM exq('SELECT sum(w * 100), count(*) FROM ex WHERE w > 1000');
+SET gpu_reduce.page_path = off;
+EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) SELECT sum(w * 100) FROM ex;
+RESET gpu_reduce.page_path;
+
+-- parameters of a prepared statement (custom and generic plans)
+PREPARE pq(int, int2) AS SELECT sum(p * 2), count(*) FROM ex WHERE a > $1 AND s IN (2, 4) AND s <> $2;
+EXECUTE pq(100, 2); EXECUTE pq(200, 4); EXECUTE pq(300, 0); EXECUTE pq(400, 0); EXECUTE pq(0, 0);
+EXECUTE pq(-100, 0);
+EXECUTE pq(NULL, 0);
+SET gpu_reduce.bulk_scan = off;
+EXECUTE pq(-100, 0);
+SET gpu_reduce.bulk_scan = on;
+EXPLAIN (COSTS OFF) EXECUTE pq(5, 1);
+DEALLOCATE pq;
+
+-- parallel plans
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT gpu_sum(p * (1 - q)) FROM ex WHERE s IN (1, 2) OR a > 100;
+SELECT * FROM exq('SELECT gpu_sum(p * (1 - q)), gpu_max(a * 2), count(*) FROM ex WHERE s IN (1, 2) OR a > 100');
+SELECT * FROM exq('SELECT sum(p * (1 - q)), avg(a * 2), count(*) FROM ex WHERE s IN (1, 2) OR a > 100');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
+-- row security: the policy's condition runs before the query's, and a
+-- leaky function in the query keeps the query with PostgreSQL
+CREATE ROLE ex_reader;
+GRANT SELECT ON ex TO ex_reader;
+ALTER TABLE ex ENABLE ROW LEVEL SECURITY;
+CREATE POLICY ex_small ON ex FOR SELECT TO ex_reader USING (s < 10 AND a IS NOT NULL);
+CREATE FUNCTION ex_leak(int) RETURNS bool LANGUAGE plpgsql COST 0.0001 AS
+  $$BEGIN IF $1 > 480 THEN RAISE NOTICE 'saw %', $1; END IF; RETURN true; END$$;
+SET ROLE ex_reader;
+SELECT * FROM exq('SELECT count(*), sum(a * 2), sum(p * q) FROM ex WHERE s IN (1, 3, 5, 20) OR a > 400');
+SELECT node FROM exq('SELECT count(*), sum(a) FROM ex WHERE ex_leak(a) AND s = 7');
+SELECT count(*), sum(a) FROM ex WHERE ex_leak(a) AND s = 7;
+RESET ROLE;
+ALTER TABLE ex DISABLE ROW LEVEL SECURITY;
+DROP POLICY ex_small ON ex;
+REVOKE SELECT ON ex FROM ex_reader;
+DROP ROLE ex_reader;
+
+RESET gpu_reduce.bulk_scan;
+RESET max_parallel_workers_per_gather;
+DROP TABLE ex;
+DROP FUNCTION exq(text), ex_double(int), ex_leak(int);

@@ -1,0 +1,869 @@
+/*
+ * expr_compile.c
+ *	  The planner's expressions compiled into a table's expression program
+ *	  (common/expr.h): what the program evaluates is decided here, once;
+ *	  the interpreter only follows it.
+ *
+ * Operators and functions are recognized by their names and argument
+ * types, and only PostgreSQL's own (pg_catalog): + - * / % and unary minus,
+ * abs, the six comparisons, within and across the integer types, the float
+ * types, numeric of a declared scale, and date against timestamp; casts
+ * among the integers and from them to floats and numeric, float4 to and
+ * from float8, date to timestamp; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
+ * TRUE/FALSE, IN lists and = ANY / <> ALL of a constant array.  Constants
+ * are literals, parameters, or expressions without columns made of
+ * pg_catalog's stable functions (now(), CURRENT_DATE, a date plus an
+ * interval), evaluated once at the scan's start.  Anything else is not
+ * compiled, and the query keeps PostgreSQL's plan.
+ *
+ * Numeric values are int128s times 10^scale with the scales numeric.c
+ * gives: a column's is its type modifier's, a sum's and difference's the
+ * larger of its operands', a product's the sum of theirs.  Numeric division
+ * (select_div_scale) is not compiled.
+ */
+#include "expr_compile.h"
+
+#include "catalog/pg_namespace.h"
+#include "libpq/pqformat.h"
+#include "miscadmin.h"
+#include "catalog/pg_type.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/optimizer.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/date.h"
+#include "utils/lsyscache.h"
+#include "utils/numeric.h"
+#include "utils/timestamp.h"
+
+/* largest numeric scale compiled (numeric.c's scales beyond it stay with PostgreSQL) */
+#define GR_EXPR_MAX_SCALE 30
+
+/* A compiled value: its register and what it holds. */
+typedef struct XVal
+{
+	int			reg;
+	GrExprKind	kind;
+	Oid			type;			/* its SQL type */
+	int			w;				/* bytes of an integer or float type */
+	int			scale;			/* a decimal's */
+} XVal;
+
+void
+gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
+					 GrExprRuntimeOf runtime_of, void *arg)
+{
+	memset(b, 0, sizeof(*b));
+	b->relid = relid;
+	b->column_of = column_of;
+	b->runtime_of = runtime_of;
+	b->arg = arg;
+}
+
+/* The kind and width of a type the program holds; false for any other. */
+static bool
+type_kind(Oid type, int32 typmod, XVal *v)
+{
+	v->type = type;
+	v->scale = 0;
+	switch (type)
+	{
+		case INT2OID:
+			v->kind = GR_XK_INT;
+			v->w = 2;
+			return true;
+		case INT4OID:
+		case DATEOID:
+			v->kind = GR_XK_INT;
+			v->w = 4;
+			return true;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			v->kind = GR_XK_INT;
+			v->w = 8;
+			return true;
+		case FLOAT4OID:
+			v->kind = GR_XK_FLOAT;
+			v->w = 4;
+			return true;
+		case FLOAT8OID:
+			v->kind = GR_XK_FLOAT;
+			v->w = 8;
+			return true;
+		case BOOLOID:
+			v->kind = GR_XK_BOOL;
+			v->w = 1;
+			return true;
+		case NUMERICOID:
+			/* a declared scale: every value of the column has it */
+			if (typmod < (int32) VARHDRSZ)
+				return false;
+			v->kind = GR_XK_DEC;
+			v->w = 16;
+			v->scale = (typmod - VARHDRSZ) & 0xFFFF;
+			return v->scale <= GR_EXPR_MAX_SCALE;
+	}
+	return false;
+}
+
+static bool
+is_int_type(Oid type)
+{
+	return type == INT2OID || type == INT4OID || type == INT8OID;
+}
+
+/* Append a step; false when the program is full. */
+static bool
+emit(GrExprBuilder *b, int op, int sub, int w, int dst, int a, int bb, int c)
+{
+	GrExprStep *s;
+
+	if (b->prog.nsteps >= GR_EXPR_MAX_STEPS)
+		return false;
+	s = &b->prog.steps[b->prog.nsteps++];
+	s->op = op;
+	s->sub = sub;
+	s->w = w;
+	s->dst = dst;
+	s->a = a;
+	s->b = bb;
+	s->c = c;
+	return true;
+}
+
+/* A new register; false when there are no more. */
+static bool
+new_reg(GrExprBuilder *b, int *reg)
+{
+	if (b->nregs >= GR_EXPR_MAX_REGS)
+		return false;
+	*reg = b->nregs++;
+	return true;
+}
+
+/* A new constant; false when there are no more. */
+static bool
+new_const(GrExprBuilder *b, int *k)
+{
+	if (b->prog.nconsts >= GR_EXPR_MAX_CONSTS)
+		return false;
+	*k = b->prog.nconsts++;
+	memset(&b->prog.consts[*k], 0, sizeof(GrExprConst));
+	b->bind[*k] = -1;
+	return true;
+}
+
+static void
+set_dec(GrExprConst *k, gr_int128 v)
+{
+	k->dlo = (uint64) v;
+	k->dhi = (int64) (v >> 64);
+}
+
+/* A finite numeric as an int128 at the given scale; false if it does not fit exactly. */
+static bool
+numeric_at_scale(Numeric n, int scale, gr_int128 *out)
+{
+	bytea	   *wire;
+	StringInfoData in;
+	int			ndigits,
+				weight,
+				dscale;
+	bool		neg;
+	gr_int128	acc = 0;
+	int			frac;
+
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		return false;
+	/* numeric_send's parts: ndigits, weight, sign, dscale, base-10000 digits */
+	wire = DatumGetByteaPP(DirectFunctionCall1(numeric_send, NumericGetDatum(n)));
+	in.data = VARDATA_ANY(wire);
+	in.len = VARSIZE_ANY_EXHDR(wire);
+	in.maxlen = in.len;
+	in.cursor = 0;
+	ndigits = (uint16) pq_getmsgint(&in, 2);
+	weight = (int16) pq_getmsgint(&in, 2);
+	neg = (uint16) pq_getmsgint(&in, 2) == 0x4000;
+	dscale = (uint16) pq_getmsgint(&in, 2);
+	if (dscale > scale || ndigits > 9 || weight > 8)
+		return false;
+	for (int i = 0; i < ndigits; i++)
+		acc = acc * 10000 + (int16) pq_getmsgint(&in, 2);
+	frac = 4 * (ndigits - 1 - weight);
+	if (ndigits == 0)
+		frac = scale;
+	if (frac > scale)
+	{
+		gr_int128	p = gr_expr_pow10(frac - scale);
+
+		if (acc % p != 0)
+			return false;
+		acc /= p;
+	}
+	else if (frac < scale)
+	{
+		if (scale - frac > 30 || acc >= GR_DEC_SAFE / gr_expr_pow10(scale - frac))
+			return false;
+		acc *= gr_expr_pow10(scale - frac);
+	}
+	*out = neg ? -acc : acc;
+	return true;
+}
+
+/* A numeric's display scale. */
+static int
+numeric_dscale(Numeric n)
+{
+	return DatumGetInt32(DirectFunctionCall1(numeric_scale, NumericGetDatum(n)));
+}
+
+/* Fill constant k from a Datum of a type of kind v (bound now or at the scan's start). */
+static bool
+const_value(GrExprConst *k, const XVal *v, Datum value, bool isnull)
+{
+	k->isnull = isnull;
+	if (isnull)
+		return true;
+	switch (v->type)
+	{
+		case INT2OID:
+			k->i = DatumGetInt16(value);
+			break;
+		case INT4OID:
+			k->i = DatumGetInt32(value);
+			break;
+		case DATEOID:
+			k->i = DatumGetDateADT(value);
+			break;
+		case INT8OID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			k->i = DatumGetInt64(value);
+			break;
+		case FLOAT4OID:
+			k->f = DatumGetFloat4(value);
+			break;
+		case FLOAT8OID:
+			k->f = DatumGetFloat8(value);
+			break;
+		case BOOLOID:
+			k->i = DatumGetBool(value);
+			break;
+		case NUMERICOID:
+			{
+				gr_int128	d;
+
+				if (!numeric_at_scale(DatumGetNumeric(value), v->scale, &d))
+					return false;
+				set_dec(k, d);
+				break;
+			}
+		default:
+			return false;
+	}
+	return true;
+}
+
+void
+gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type)
+{
+	XVal		v;
+
+	if (!type_kind(type, -1, &v) || v.kind == GR_XK_DEC ||
+		!const_value(&p->consts[k], &v, value, isnull))
+		elog(ERROR, "gpu_reduce: cannot bind an expression constant of type %u", type);
+}
+
+/* A literal or run-time constant into a new register. */
+static bool
+load_const(GrExprBuilder *b, const XVal *v, Datum value, bool isnull, int bind, XVal *out)
+{
+	int			k;
+
+	*out = *v;
+	if (!new_const(b, &k) || !new_reg(b, &out->reg))
+		return false;
+	if (bind >= 0)
+		b->bind[k] = bind;
+	else if (!const_value(&b->prog.consts[k], v, value, isnull))
+		return false;
+	return emit(b, GR_X_CONST, v->kind, v->w, out->reg, k, -1, 0);
+}
+
+/* Whether a function is not one of PostgreSQL's own (no user function runs in the node). */
+static bool
+not_catalog_function(Oid func, void *context)
+{
+	return get_func_namespace(func) != PG_CATALOG_NAMESPACE;
+}
+
+/* Whether an expression holds a user's function or a parameter not given by the client. */
+static bool
+not_runtime_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (check_functions_in_node(node, not_catalog_function, NULL))
+		return true;
+	if (IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXTERN)
+		return true;
+	if (IsA(node, SubLink) || IsA(node, SubPlan) || IsA(node, Aggref) ||
+		IsA(node, WindowFunc) || IsA(node, Var) || IsA(node, PlaceHolderVar))
+		return true;
+	return expression_tree_walker(node, not_runtime_walker, context);
+}
+
+/*
+ * An expression without columns that the scan may evaluate once at its
+ * start: parameters and stable pg_catalog functions, nothing volatile.
+ */
+static bool
+runtime_constant(Expr *e)
+{
+	return !contain_volatile_functions((Node *) e) && !not_runtime_walker((Node *) e, NULL);
+}
+
+static bool compile(GrExprBuilder *b, Expr *e, XVal *out);
+
+/* A decimal value at a larger scale. */
+static bool
+rescale(GrExprBuilder *b, XVal *v, int scale)
+{
+	int			reg;
+
+	if (scale == v->scale)
+		return true;
+	if (scale > GR_EXPR_MAX_SCALE || !new_reg(b, &reg) ||
+		!emit(b, GR_X_RESCALE_D, 0, 0, reg, v->reg, -1, scale - v->scale))
+		return false;
+	v->reg = reg;
+	v->scale = scale;
+	return true;
+}
+
+/* A date as a timestamp (for comparisons across the two). */
+static bool
+date_to_ts(GrExprBuilder *b, XVal *v)
+{
+	int			reg;
+
+	if (!new_reg(b, &reg) || !emit(b, GR_X_DATE2TS, 0, 8, reg, v->reg, -1, 0))
+		return false;
+	v->reg = reg;
+	v->type = TIMESTAMPOID;
+	v->w = 8;
+	return true;
+}
+
+/* Bring two comparands to one kind and scale; false if they do not compare here. */
+static bool
+comparable(GrExprBuilder *b, XVal *l, XVal *r)
+{
+	if (l->kind != r->kind)
+		return false;
+	switch (l->kind)
+	{
+		case GR_XK_INT:
+			if (is_int_type(l->type) && is_int_type(r->type))
+				return true;
+			if (l->type == r->type)
+				return true;	/* date, timestamp, timestamptz */
+			if (l->type == DATEOID && r->type == TIMESTAMPOID)
+				return date_to_ts(b, l);
+			if (l->type == TIMESTAMPOID && r->type == DATEOID)
+				return date_to_ts(b, r);
+			return false;
+		case GR_XK_FLOAT:
+			return true;
+		case GR_XK_DEC:
+			return rescale(b, l, Max(l->scale, r->scale)) &&
+				rescale(b, r, Max(l->scale, r->scale));
+		default:
+			return false;
+	}
+}
+
+/* The comparison an operator name stands for, or -1. */
+static int
+cmp_of_name(const char *name)
+{
+	static const char *const names[] = {"=", "<>", "<", "<=", ">", ">="};
+
+	for (int i = 0; i < lengthof(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* A comparison of two compiled values into a new boolean register. */
+static bool
+compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
+{
+	int			op;
+
+	if (!comparable(b, l, r))
+		return false;
+	op = l->kind == GR_XK_INT ? GR_X_CMP_I : l->kind == GR_XK_FLOAT ? GR_X_CMP_F : GR_X_CMP_D;
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) && emit(b, op, cmp, 0, out->reg, l->reg, r->reg, 0);
+}
+
+/* Arithmetic of two values: an operator name, its result type. */
+static bool
+arith(GrExprBuilder *b, const char *name, XVal *l, XVal *r, Oid restype, XVal *out)
+{
+	static const char *const names[] = {"+", "-", "*", "/", "%"};
+	int			which = -1;
+	int			op;
+
+	for (int i = 0; i < lengthof(names); i++)
+		if (strcmp(name, names[i]) == 0)
+			which = i;
+	if (which < 0 || l->kind != r->kind || (!type_kind(restype, -1, out) && restype != NUMERICOID))
+		return false;
+	if (l->kind == GR_XK_INT)
+	{
+		/* the integer types only (date arithmetic is something else) */
+		if (!is_int_type(l->type) || !is_int_type(r->type) || !is_int_type(restype))
+			return false;
+		op = GR_X_ADD_I + which;
+	}
+	else if (l->kind == GR_XK_FLOAT)
+	{
+		if (which > 3 || (restype != FLOAT4OID && restype != FLOAT8OID))
+			return false;
+		op = GR_X_ADD_F + which;
+	}
+	else if (l->kind == GR_XK_DEC)
+	{
+		if (which > 2 || restype != NUMERICOID)
+			return false;
+		out->kind = GR_XK_DEC;
+		out->type = NUMERICOID;
+		out->w = 16;
+		if (which == 2)
+			out->scale = l->scale + r->scale;
+		else
+		{
+			if (!rescale(b, l, Max(l->scale, r->scale)) ||
+				!rescale(b, r, Max(l->scale, r->scale)))
+				return false;
+			out->scale = l->scale;
+		}
+		if (out->scale > GR_EXPR_MAX_SCALE)
+			return false;
+		op = GR_X_ADD_D + which;
+	}
+	else
+		return false;
+	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, l->reg, r->reg, 0);
+}
+
+/* A one-argument operator or function of pg_catalog: unary minus, abs. */
+static bool
+unary(GrExprBuilder *b, const char *name, XVal *a, Oid restype, XVal *out)
+{
+	int			op;
+
+	*out = *a;
+	if (restype != a->type)
+		return false;
+	if (strcmp(name, "-") == 0)
+		op = a->kind == GR_XK_INT ? GR_X_NEG_I : a->kind == GR_XK_FLOAT ? GR_X_NEG_F : GR_X_NEG_D;
+	else if (strcmp(name, "abs") == 0 || strcmp(name, "@") == 0)
+		op = a->kind == GR_XK_INT ? GR_X_ABS_I : a->kind == GR_XK_FLOAT ? GR_X_ABS_F : GR_X_ABS_D;
+	else
+		return false;
+	if (a->kind == GR_XK_BOOL || (a->kind == GR_XK_INT && !is_int_type(a->type)))
+		return false;
+	return new_reg(b, &out->reg) && emit(b, op, 0, a->w, out->reg, a->reg, -1, 0);
+}
+
+/* A cast of a to restype (a pg_catalog function named as its result type). */
+static bool
+cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
+{
+	int			op;
+
+	if (!type_kind(restype, restypmod, out))
+	{
+		/* numeric without a modifier: the integer's scale 0 */
+		if (restype != NUMERICOID || a->kind != GR_XK_INT || !is_int_type(a->type))
+			return false;
+		out->kind = GR_XK_DEC;
+		out->type = NUMERICOID;
+		out->w = 16;
+		out->scale = 0;
+	}
+	if (a->kind == GR_XK_INT && is_int_type(a->type))
+	{
+		if (is_int_type(restype))
+			op = GR_X_NARROW_I;
+		else if (out->kind == GR_XK_FLOAT)
+			op = GR_X_I2F;
+		else if (out->kind == GR_XK_DEC && out->scale == 0)
+			op = GR_X_I2D;
+		else
+			return false;
+	}
+	else if (a->kind == GR_XK_FLOAT && out->kind == GR_XK_FLOAT)
+	{
+		if (out->w == 8)
+		{
+			*out = *a;
+			out->type = restype;
+			out->w = 8;
+			return true;		/* float4 to float8: exact */
+		}
+		op = GR_X_ROUND_F4;
+	}
+	else if (a->type == DATEOID && restype == TIMESTAMPOID)
+		op = GR_X_DATE2TS;
+	else
+		return false;
+	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, a->reg, -1, 0);
+}
+
+/* A boolean test or NULL test of a value. */
+static bool
+test(GrExprBuilder *b, int op, XVal *a, XVal *out)
+{
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) && emit(b, op, 0, 0, out->reg, a->reg, -1, 0);
+}
+
+/* x = ANY (constant array), or x <> ALL (...) */
+static bool
+in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
+{
+	XVal		x,
+				elem;
+	Const	   *arr;
+	ArrayType  *at;
+	Oid			elemtype;
+	int16		typlen;
+	bool		typbyval;
+	char		typalign;
+	Datum	   *vals;
+	bool	   *nulls;
+	int			n;
+	int			first = b->prog.nconsts;
+	char	   *name = get_opname(sa->opno);
+	bool		eq = name != NULL && strcmp(name, "=") == 0 && sa->useOr;
+	bool		ne = name != NULL && strcmp(name, "<>") == 0 && !sa->useOr;
+
+	if ((!eq && !ne) || list_length(sa->args) != 2 ||
+		get_func_namespace(get_opcode(sa->opno)) != PG_CATALOG_NAMESPACE)
+		return false;
+	arr = (Const *) lsecond(sa->args);
+	if (!IsA(arr, Const) || arr->constisnull || !compile(b, linitial(sa->args), &x))
+		return false;
+	elemtype = get_element_type(arr->consttype);
+	if (!type_kind(elemtype, -1, &elem) && elemtype != NUMERICOID)
+		return false;
+	at = DatumGetArrayTypeP(arr->constvalue);
+	get_typlenbyvalalign(elemtype, &typlen, &typbyval, &typalign);
+	deconstruct_array(at, elemtype, typlen, typbyval, typalign, &vals, &nulls, &n);
+	if (n > 255)
+		return false;
+	if (x.kind == GR_XK_DEC)
+	{
+		/* the elements at the value's scale, or the value at theirs */
+		int			scale = x.scale;
+
+		if (elemtype != NUMERICOID)
+			return false;
+		for (int i = 0; i < n; i++)
+			if (!nulls[i])
+				scale = Max(scale, numeric_dscale(DatumGetNumeric(vals[i])));
+		if (!rescale(b, &x, scale))
+			return false;
+		elem.kind = GR_XK_DEC;
+		elem.type = NUMERICOID;
+		elem.scale = scale;
+	}
+	else if (x.kind != elem.kind || x.kind == GR_XK_BOOL ||
+			 (x.kind == GR_XK_INT && !(is_int_type(x.type) && is_int_type(elemtype)) &&
+			  x.type != elemtype))
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		int			k;
+
+		if (!new_const(b, &k) || !const_value(&b->prog.consts[k], &elem, vals[i], nulls[i]))
+			return false;
+	}
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	if (!new_reg(b, &out->reg) || !emit(b, GR_X_IN, x.kind, n, out->reg, x.reg, -1, first))
+		return false;
+	if (ne)
+	{
+		int			reg;
+
+		if (!new_reg(b, &reg) || !emit(b, GR_X_NOT, 0, 0, reg, out->reg, -1, 0))
+			return false;
+		out->reg = reg;
+	}
+	return true;
+}
+
+/* Compile expression e into a register; false if the program does not take it. */
+static bool
+compile(GrExprBuilder *b, Expr *e, XVal *out)
+{
+	check_stack_depth();
+	switch (nodeTag(e))
+	{
+		case T_Var:
+			{
+				Var		   *v = (Var *) e;
+				int			col;
+				int			sub;
+
+				if (v->varno != b->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
+					!type_kind(v->vartype, v->vartypmod, out))
+					return false;
+				col = b->column_of(b->arg, v->varattno);
+				sub = out->kind == GR_XK_INT ? GR_XCOL_INT : out->kind == GR_XK_FLOAT ?
+					GR_XCOL_FLOAT : out->kind == GR_XK_BOOL ? GR_XCOL_BOOL : GR_XCOL_NUMERIC;
+				return new_reg(b, &out->reg) &&
+					emit(b, GR_X_COL, sub, out->w, out->reg, col, -1, out->scale);
+			}
+		case T_Const:
+			{
+				Const	   *c = (Const *) e;
+				XVal		v;
+				int32		typmod = c->consttypmod;
+
+				/* a numeric literal: its own scale */
+				if (c->consttype == NUMERICOID && !c->constisnull)
+				{
+					Numeric		n = DatumGetNumeric(c->constvalue);
+
+					if (numeric_is_nan(n) || numeric_is_inf(n))
+						return false;
+					typmod = ((38 << 16) | numeric_dscale(n)) + VARHDRSZ;
+				}
+				else if (c->consttype == NUMERICOID)
+					typmod = VARHDRSZ;
+				if (!type_kind(c->consttype, typmod, &v))
+					return false;
+				return load_const(b, &v, c->constvalue, c->constisnull, -1, out);
+			}
+		case T_RelabelType:
+			return compile(b, ((RelabelType *) e)->arg, out);
+		case T_OpExpr:
+		case T_FuncExpr:
+			{
+				List	   *args;
+				Oid			func;
+				Oid			restype = exprType((Node *) e);
+				char	   *name;
+				XVal		l,
+							r;
+				int			cmp;
+
+				if (runtime_constant(e))
+					break;
+				if (IsA(e, OpExpr))
+				{
+					args = ((OpExpr *) e)->args;
+					func = get_opcode(((OpExpr *) e)->opno);
+					name = get_opname(((OpExpr *) e)->opno);
+				}
+				else
+				{
+					args = ((FuncExpr *) e)->args;
+					func = ((FuncExpr *) e)->funcid;
+					name = get_func_name(func);
+				}
+				if (name == NULL || get_func_namespace(func) != PG_CATALOG_NAMESPACE)
+					return false;
+				if (list_length(args) == 1)
+				{
+					if (!compile(b, linitial(args), &l))
+						return false;
+					if (IsA(e, FuncExpr) && ((FuncExpr *) e)->funcformat != COERCE_EXPLICIT_CALL)
+						return cast(b, &l, restype, exprTypmod((Node *) e), out);
+					if (IsA(e, FuncExpr) && strcmp(name, format_type_be(restype)) == 0)
+						return cast(b, &l, restype, exprTypmod((Node *) e), out);
+					return unary(b, name, &l, restype, out);
+				}
+				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
+					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
+					return false;
+				if ((cmp = cmp_of_name(name)) >= 0)
+					return restype == BOOLOID && compare(b, cmp, &l, &r, out);
+				return arith(b, name, &l, &r, restype, out);
+			}
+		case T_BoolExpr:
+			{
+				BoolExpr   *be = (BoolExpr *) e;
+				ListCell   *lc;
+				int			op = be->boolop == AND_EXPR ? GR_X_AND : GR_X_OR;
+
+				if (be->boolop == NOT_EXPR)
+				{
+					XVal		a;
+
+					return compile(b, linitial(be->args), &a) && a.kind == GR_XK_BOOL &&
+						test(b, GR_X_NOT, &a, out);
+				}
+				foreach(lc, be->args)
+				{
+					XVal		a;
+
+					if (!compile(b, lfirst(lc), &a) || a.kind != GR_XK_BOOL)
+						return false;
+					if (foreach_current_index(lc) == 0)
+						*out = a;
+					else
+					{
+						int			reg;
+
+						if (!new_reg(b, &reg) || !emit(b, op, 0, 0, reg, out->reg, a.reg, 0))
+							return false;
+						out->reg = reg;
+					}
+				}
+				return true;
+			}
+		case T_NullTest:
+			{
+				NullTest   *nt = (NullTest *) e;
+				XVal		a;
+
+				return !nt->argisrow && compile(b, nt->arg, &a) &&
+					test(b, nt->nulltesttype == IS_NULL ? GR_X_ISNULL : GR_X_NOTNULL, &a, out);
+			}
+		case T_BooleanTest:
+			{
+				BooleanTest *bt = (BooleanTest *) e;
+				XVal		a;
+				int			op;
+
+				if (!compile(b, bt->arg, &a) || a.kind != GR_XK_BOOL)
+					return false;
+				switch (bt->booltesttype)
+				{
+					case IS_TRUE:
+						op = GR_X_ISTRUE;
+						break;
+					case IS_NOT_TRUE:
+						op = GR_X_ISNOTTRUE;
+						break;
+					case IS_FALSE:
+						op = GR_X_ISFALSE;
+						break;
+					case IS_NOT_FALSE:
+						op = GR_X_ISNOTFALSE;
+						break;
+					case IS_UNKNOWN:
+						op = GR_X_ISNULL;
+						break;
+					default:
+						op = GR_X_NOTNULL;
+						break;
+				}
+				return test(b, op, &a, out);
+			}
+		case T_ScalarArrayOpExpr:
+			return in_list(b, (ScalarArrayOpExpr *) e, out);
+		case T_Param:
+		case T_SQLValueFunction:	/* CURRENT_DATE, LOCALTIMESTAMP, ... */
+			break;
+		default:
+			return false;
+	}
+	/* a parameter or a stable expression without columns: evaluated at the scan's start */
+	{
+		XVal		v;
+
+		if (!runtime_constant(e) || !type_kind(exprType((Node *) e), -1, &v) ||
+			v.kind == GR_XK_DEC)
+			return false;
+		return load_const(b, &v, (Datum) 0, false, b->runtime_of(b->arg, e), out);
+	}
+}
+
+bool
+gr_expr_add_qual(GrExprBuilder *b, Expr *clause)
+{
+	XVal		v;
+
+	if (!compile(b, clause, &v) || v.kind != GR_XK_BOOL ||
+		!emit(b, GR_X_QUAL, 0, 0, 0, v.reg, -1, 0))
+		return false;
+	b->quals = lappend(b->quals, clause);
+	return true;
+}
+
+bool
+gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *scale)
+{
+	XVal		v;
+	int			o = b->prog.nouts;
+
+	if (o >= GR_EXPR_MAX_OUTS || !compile(b, expr, &v) || v.kind == GR_XK_BOOL)
+		return false;
+	*type = gr_type_of_oid(v.type);
+	if (*type == 0)
+		return false;
+	b->prog.out_reg[o] = v.reg;
+	b->prog.out_kind[o] = v.kind == GR_XK_INT ? GR_XO_INT :
+		v.kind == GR_XK_FLOAT ? GR_XO_FLOAT : GR_XO_DEC;
+	b->prog.out_w[o] = v.w;
+	b->prog.nouts++;
+	*scale = v.kind == GR_XK_DEC ? v.scale : -1;
+	*out = o;
+	b->outs = lappend(b->outs, expr);
+	return true;
+}
+
+void
+gr_expr_renumber(GrExprProg *p, const int *map)
+{
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->steps[s].op == GR_X_COL)
+			p->steps[s].a = map[p->steps[s].a];
+}
+
+bool
+gr_expr_check(const GrExprProg *p, int ncols)
+{
+	if (p->nsteps > GR_EXPR_MAX_STEPS || p->nconsts > GR_EXPR_MAX_CONSTS ||
+		p->nouts > GR_EXPR_MAX_OUTS)
+		return false;
+	for (int s = 0; s < p->nsteps; s++)
+	{
+		const GrExprStep *st = &p->steps[s];
+
+		if (st->op > GR_X_QUAL || st->dst >= GR_EXPR_MAX_REGS)
+			return false;
+		if (st->op == GR_X_COL)
+		{
+			if (st->a < 0 || st->a >= ncols || st->c > 36)
+				return false;
+		}
+		else if (st->op == GR_X_CONST)
+		{
+			if (st->a < 0 || st->a >= p->nconsts)
+				return false;
+		}
+		else if (st->a < 0 || st->a >= GR_EXPR_MAX_REGS || st->b >= GR_EXPR_MAX_REGS ||
+				 (st->op == GR_X_IN && st->c + st->w > p->nconsts) ||
+				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)))
+			return false;
+	}
+	for (int o = 0; o < p->nouts; o++)
+		if (p->out_reg[o] < 0 || p->out_reg[o] >= GR_EXPR_MAX_REGS)
+			return false;
+	return true;
+}

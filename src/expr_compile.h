@@ -1,0 +1,55 @@
+/*
+ * expr_compile.h
+ *	  Compiling the planner's expressions (WHERE conjuncts, aggregate
+ *	  arguments) into one table's expression program (common/expr.h).
+ */
+#ifndef GR_EXPR_COMPILE_H
+#define GR_EXPR_COMPILE_H
+
+#include "postgres.h"
+#include "pg_compat.h"
+
+#include "nodes/primnodes.h"
+#include "nodes/execnodes.h"
+
+#include "state.h"
+#include "expr.h"
+
+/* The table's column index of attribute attno (added to its columns if new). */
+typedef int (*GrExprColumnOf) (void *arg, AttrNumber attno);
+/* A run-time constant's index among the node's custom_exprs. */
+typedef int (*GrExprRuntimeOf) (void *arg, Expr *expr);
+
+/* One program being compiled, for the table of range table index relid. */
+typedef struct GrExprBuilder
+{
+	GrExprProg	prog;
+	int			nregs;
+	Index		relid;
+	GrExprColumnOf column_of;
+	GrExprRuntimeOf runtime_of;
+	void	   *arg;
+	/* per constant: its custom_exprs index when bound at the scan's start, else -1 */
+	int			bind[GR_EXPR_MAX_CONSTS];
+	List	   *quals;			/* the conjuncts compiled, in order (for fallback rows) */
+	List	   *outs;			/* the outputs' expressions */
+} GrExprBuilder;
+
+extern void gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
+								 GrExprRuntimeOf runtime_of, void *arg);
+/* Add a WHERE conjunct; false (the builder unusable) if it is not compiled. */
+extern bool gr_expr_add_qual(GrExprBuilder *b, Expr *clause);
+/*
+ * Add an aggregate's argument as an output; false if it is not compiled.
+ * Its index, and the GrType of its value (a numeric's scale in *scale).
+ */
+extern bool gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type,
+							   int *scale);
+/* The columns of a program's steps, renumbered by map (old index -> new). */
+extern void gr_expr_renumber(GrExprProg *p, const int *map);
+/* Whether a program read from a plan is well formed for ncols columns. */
+extern bool gr_expr_check(const GrExprProg *p, int ncols);
+/* Bind constant k (kind from the program) to a run-time value. */
+extern void gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type);
+
+#endif							/* GR_EXPR_COMPILE_H */
