@@ -182,9 +182,53 @@ gr_expr_pow10(int s)
 {
 	gr_int128	p = 1;
 
-	for (int i = 0; i < s; i++)
+	for (; s >= 18; s -= 18)
+		p *= INT64_C(1000000000000000000);
+	for (; s > 0; s--)
 		p *= 10;
 	return p;
+}
+
+/* 10^s for s <= 18 */
+GR_HOSTDEV int64_t
+gr_expr_pow10_64(int s)
+{
+	int64_t		p = 1;
+
+	for (; s > 0; s--)
+		p *= 10;
+	return p;
+}
+
+/*
+ * Checked int64 arithmetic (no compiler builtins: the same code on the
+ * device): false on overflow.
+ */
+GR_HOSTDEV bool
+gr_add64(int64_t a, int64_t b, int64_t *r)
+{
+	uint64_t	s = (uint64_t) a + (uint64_t) b;
+
+	*r = (int64_t) s;
+	return !(((a ^ *r) & (b ^ *r)) < 0);
+}
+
+GR_HOSTDEV bool
+gr_sub64(int64_t a, int64_t b, int64_t *r)
+{
+	uint64_t	s = (uint64_t) a - (uint64_t) b;
+
+	*r = (int64_t) s;
+	return !(((a ^ b) & (a ^ *r)) < 0);
+}
+
+GR_HOSTDEV bool
+gr_mul64(int64_t a, int64_t b, int64_t *r)
+{
+	gr_int128	p = (gr_int128) a * b;
+
+	*r = (int64_t) p;
+	return p == (gr_int128) *r;
 }
 
 /* |v| < 2^126: room to add two of them, or scale by small powers, safely */
@@ -259,11 +303,39 @@ gr_numeric_scaled(const uint8_t *v, int scale, gr_int128 *out)
 	}
 	if (dscale > scale || scale > 36 || weight > 8 || ndigits > 9)
 		return false;
+	/*
+	 * The common case in 64 bits: up to four base-10000 digits (16 decimal
+	 * digits) and a scale change of at most 18 digits either way.
+	 */
+	frac = 4 * (ndigits - 1 - weight);
+	if (ndigits <= 4 && frac - scale <= 18 && scale - frac <= 18)
+	{
+		int64_t		a64 = 0;
+
+		for (int i = 0; i < ndigits; i++)
+			a64 = a64 * 10000 + (int16_t) gr_load16(d + 2 * i);
+		if (frac > scale)
+		{
+			int64_t		p = gr_expr_pow10_64(frac - scale);
+
+			if (a64 % p != 0)
+				return false;
+			a64 /= p;
+			acc = a64;
+		}
+		else
+		{
+			acc = (gr_int128) a64 * gr_expr_pow10_64(scale - frac);
+			if (scale - frac > 18 - 16 && acc >= GR_DEC_SAFE)
+				return false;
+		}
+		*out = neg ? -acc : acc;
+		return true;
+	}
 	/* digits are base 10000: digit i has weight (weight - i) */
 	for (int i = 0; i < ndigits; i++)
 		acc = acc * 10000 + (int16_t) gr_load16(d + 2 * i);
 	/* acc = value * 10000^(ndigits - 1 - weight) */
-	frac = 4 * (ndigits - 1 - weight);
 	if (frac > scale)
 	{
 		gr_int128	p = gr_expr_pow10(frac - scale);
@@ -470,15 +542,15 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 		switch (st->op)
 		{
 			case GR_X_ADD_I:
-				if (__builtin_add_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+				if (!gr_add64(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
 					return GR_EXPR_FALLBACK;
 				break;
 			case GR_X_SUB_I:
-				if (__builtin_sub_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+				if (!gr_sub64(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
 					return GR_EXPR_FALLBACK;
 				break;
 			case GR_X_MUL_I:
-				if (__builtin_mul_overflow(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
+				if (!gr_mul64(a->i, b->i, &d->i) || !gr_expr_fits(d->i, st->w))
 					return GR_EXPR_FALLBACK;
 				break;
 			case GR_X_DIV_I:
