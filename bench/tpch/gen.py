@@ -3,9 +3,9 @@ duckdb-ext-tpch==1.4.4.20260205, the extension file its wheel ships), the
 lineitem table written as CSV for PostgreSQL's COPY, and DuckDB's own times
 for the same queries on the same data.
 
-  python gen.py SF OUTDIR            lineitem.csv under OUTDIR
+  python gen.py SF OUTDIR            lineitem.csv under OUTDIR (unless there)
   python gen.py SF OUTDIR --time Q.sql [--runs N]
-                                     DuckDB's median time of the query,
+                                     and DuckDB's median time of the query,
                                      one thread and all threads
 """
 import glob
@@ -29,10 +29,11 @@ def connect(sf):
 def main():
     sf, out = sys.argv[1], sys.argv[2]
     con = connect(sf)
-    if "--time" not in sys.argv:
+    if not os.path.exists(f"{out}/lineitem.csv"):
         os.makedirs(out, exist_ok=True)
         con.execute(f"COPY lineitem TO '{out}/lineitem.csv' (HEADER false, DELIMITER '|')")
         print(con.execute("SELECT count(*) FROM lineitem").fetchone()[0], "lineitem rows")
+    if "--time" not in sys.argv:
         return
     q = open(sys.argv[sys.argv.index("--time") + 1]).read()
     runs = int(sys.argv[sys.argv.index("--runs") + 1]) if "--runs" in sys.argv else 5

@@ -28,25 +28,9 @@ gr_psql -X -q -d postgres -v csv="$csv_dir/lineitem.csv" -f "$GR_TMP/load.sql" >
 echo "# loaded in $((SECONDS - t0)) s: $(gr_psql -X -At -d postgres -c "SELECT pg_size_pretty(pg_relation_size('lineitem'))")"
 gr_psql -X -At -d postgres -c "SELECT pg_prewarm('lineitem')" >/dev/null
 
-# one timed run in a fresh session: prints ms and the answer
-one() {	# settings query-file
-	gr_psql -X -At -d postgres -c "$1" -c '\timing on' -f "$2" 2>&1 |
-		awk '/^Time:/ {t=$2} !/^Time:/ && !/^SET/ {a=$0} END {print t "|" a}'
-}
-median() { sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }
-echo "query,workers,native_ms,node_ms,ratio,answers_equal"
-for q in ${TPCH_QUERIES:-q6 q6_gpu}; do
-	for w in $workers; do
-		nat=() node=() same=1
-		for ((r = 0; r < runs; r++)); do
-			a=$(one "SET max_parallel_workers_per_gather = $w; SET gpu_reduce.bulk_scan = off" "$GR_TMP/${q%_gpu}.sql")
-			b=$(one "SET max_parallel_workers_per_gather = $w" "$GR_TMP/$q.sql")
-			nat+=("${a%%|*}") node+=("${b%%|*}")
-			[ "${a#*|}" = "${b#*|}" ] || { same=0; echo "# differ: ${a#*|} / ${b#*|}" >&2; }
-		done
-		n=$(printf '%s\n' "${nat[@]}" | median) g=$(printf '%s\n' "${node[@]}" | median)
-		echo "$q,$w,$n,$g,$(awk -v n="$n" -v g="$g" 'BEGIN {printf "%.2f", n / g}'),$same"
-	done
-done
+tpch_psql() { gr_psql -d postgres "$@"; }
+TPCH_SQL=$GR_TMP
+source "$here/timing.sh"
+tpch_time "${TPCH_QUERIES:-q6 q6_gpu}" "$workers" "$runs"
 gr_psql -X -d postgres -c "SET max_parallel_workers_per_gather = 0" \
 	-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) $(cat "$GR_TMP/q6.sql")"

@@ -1,0 +1,61 @@
+#!/bin/bash
+# TPC-H on the GPU host, in one device call: DuckDB's dbgen at scale factor SF
+# (the cp312 wheels carried in .wheels/), DuckDB's own times for the queries,
+# then the bundled PostgreSQL 15 (.gpuhost) with the carried build
+# (.gpubuild/$TPCH_SO, default gpu_reduce.so) preloaded, shared_buffers 16 GB on
+# huge pages, lineitem loaded in 8 streams, frozen, analyzed and prewarmed,
+# and each query timed against PostgreSQL's plan (timing.sh).
+#
+#   bash bench/tpch/gpu_run.sh [SF] [RUNS]    (from the repository root; results under $OUT)
+set -euo pipefail
+root=$PWD
+here=$root/bench/tpch
+sf=${1:-5}
+runs=${2:-5}
+out=${OUT:-/tmp/tpch-out}
+data=/tmp/tpch
+dir=/tmp/pgt
+mkdir -p "$out" "$data"
+T0=$SECONDS
+stamp() { echo "# $1 at $((SECONDS - T0)) s"; }
+
+nvidia-smi --query-gpu=name --format=csv,noheader
+python3 -m venv /tmp/dv >/dev/null && /tmp/dv/bin/pip install -q --no-index "$root"/.wheels/*.whl
+/tmp/dv/bin/python "$here/gen.py" "$sf" "$data" --time "$here/q6.sql" --runs "$runs" | tee "$out/duckdb.txt"
+stamp "dbgen and DuckDB"
+
+sysctl -qw vm.nr_hugepages=${TPCH_HUGEPAGES:-9000} || true
+bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null
+source "$dir/pgroot/activate.sh"
+install -m 755 "$root/.gpubuild/${TPCH_SO:-gpu_reduce.so}" "$(pg_config --pkglibdir)/gpu_reduce.so"
+install -m 644 "$root/gpu_reduce.control" "$root"/gpu_reduce--*.sql "$(pg_config --sharedir)/extension/"
+md5sum "$root/.gpubuild/${TPCH_SO:-gpu_reduce.so}"
+opts="-k $dir/sock -c listen_addresses='' -c shared_preload_libraries=gpu_reduce -c shared_buffers=16GB"
+opts="$opts -c huge_pages=try -c max_worker_processes=32 -c max_parallel_workers=16"
+opts="$opts -c max_parallel_workers_per_gather=0 -c maintenance_work_mem=2GB -c max_wal_size=32GB"
+opts="$opts -c wal_level=minimal -c max_wal_senders=0 -c synchronous_commit=off"
+su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null
+tpch_psql() { psql -h "$dir/sock" -U postgres -d postgres "$@"; }
+tpch_psql -X -q -c "CREATE EXTENSION gpu_reduce" -c "CREATE EXTENSION pg_prewarm"
+tpch_psql -X -q -f "$here/create.sql"
+split -n l/8 "$data/lineitem.csv" "$data/part."
+for f in "$data"/part.*; do
+	tpch_psql -X -q -c "\\copy lineitem FROM '$f' WITH (FORMAT csv, DELIMITER '|')" &
+done
+wait
+rm -f "$data"/part.*
+tpch_psql -X -q -c "VACUUM (FREEZE, ANALYZE) lineitem"
+tpch_psql -X -At -c "SELECT count(*), pg_size_pretty(pg_relation_size('lineitem')) FROM lineitem" \
+	-c "SELECT pg_prewarm('lineitem')" | tee "$out/table.txt"
+stamp "loaded"
+
+TPCH_SQL=$here
+source "$here/timing.sh"
+tpch_time "${TPCH_QUERIES:-q6 q6_gpu}" "${TPCH_WORKERS:-0 8}" "$runs" | tee "$out/results.csv"
+stamp "timed"
+for w in 0 8; do
+	tpch_psql -X -c "SET max_parallel_workers_per_gather = $w" \
+		-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) $(cat "$here/q6.sql")" > "$out/explain-q6-$w.txt" 2>&1
+done
+grep -h "Page Path\|Decoded Pages\|Evaluated by\|Execution Time" "$out"/explain-q6-*.txt
+cp "$dir/log/server.log" "$out/server.log"

@@ -1,0 +1,40 @@
+# bench/tpch/timing.sh -- sourced by run.sh (CPU host) and gpu_run.sh (GPU host).
+# The caller defines tpch_psql (psql against the server, database postgres)
+# and TPCH_SQL (a folder the server's user can read holding the query files).
+#
+# tpch_time QUERIES WORKERS RUNS: each query (file name without .sql; a name
+# ending in _gpu is timed against its native twin without the suffix) in
+# fresh sessions, PostgreSQL's plan (gpu_reduce.bulk_scan = off) and the
+# node alternating, medians; one CSV line per query and workers count.
+
+# one timed run in a fresh session: "ms|answer"
+tpch_one() {	# settings query-file
+	tpch_psql -X -At -c "$1" -c '\timing on' -f "$2" 2>&1 |
+		awk '/^Time:/ {t=$2} !/^Time:/ && !/^SET/ {a=$0} END {print t "|" a}'
+}
+
+tpch_median() {
+	sort -n | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'
+}
+
+tpch_time() {	# queries workers runs
+	local q w r a b n g same
+	echo "query,workers,native_ms,node_ms,ratio,answers_equal"
+	for q in $1; do
+		for w in $2; do
+			local nat=() node=()
+			same=1
+			for ((r = 0; r < $3; r++)); do
+				a=$(tpch_one "SET max_parallel_workers_per_gather = $w; SET gpu_reduce.bulk_scan = off" \
+					"$TPCH_SQL/${q%_gpu}.sql")
+				b=$(tpch_one "SET max_parallel_workers_per_gather = $w" "$TPCH_SQL/$q.sql")
+				nat+=("${a%%|*}")
+				node+=("${b%%|*}")
+				[ "${a#*|}" = "${b#*|}" ] || { same=0; echo "# $q: ${a#*|} / ${b#*|}" >&2; }
+			done
+			n=$(printf '%s\n' "${nat[@]}" | tpch_median)
+			g=$(printf '%s\n' "${node[@]}" | tpch_median)
+			echo "$q,$w,$n,$g,$(awk -v n="$n" -v g="$g" 'BEGIN {printf "%.2f", n / g}'),$same"
+		done
+	done
+}
