@@ -24,7 +24,6 @@
 #include "expr_compile.h"
 
 #include "catalog/pg_namespace.h"
-#include "libpq/pqformat.h"
 #include "miscadmin.h"
 #include "catalog/pg_type.h"
 #include "nodes/nodeFuncs.h"
@@ -165,50 +164,8 @@ set_dec(GrExprConst *k, gr_int128 v)
 static bool
 numeric_at_scale(Numeric n, int scale, gr_int128 *out)
 {
-	bytea	   *wire;
-	StringInfoData in;
-	int			ndigits,
-				weight,
-				dscale;
-	bool		neg;
-	gr_int128	acc = 0;
-	int			frac;
-
-	if (numeric_is_nan(n) || numeric_is_inf(n))
-		return false;
-	/* numeric_send's parts: ndigits, weight, sign, dscale, base-10000 digits */
-	wire = DatumGetByteaPP(DirectFunctionCall1(numeric_send, NumericGetDatum(n)));
-	in.data = VARDATA_ANY(wire);
-	in.len = VARSIZE_ANY_EXHDR(wire);
-	in.maxlen = in.len;
-	in.cursor = 0;
-	ndigits = (uint16) pq_getmsgint(&in, 2);
-	weight = (int16) pq_getmsgint(&in, 2);
-	neg = (uint16) pq_getmsgint(&in, 2) == 0x4000;
-	dscale = (uint16) pq_getmsgint(&in, 2);
-	if (dscale > scale || ndigits > 9 || weight > 8)
-		return false;
-	for (int i = 0; i < ndigits; i++)
-		acc = acc * 10000 + (int16) pq_getmsgint(&in, 2);
-	frac = 4 * (ndigits - 1 - weight);
-	if (ndigits == 0)
-		frac = scale;
-	if (frac > scale)
-	{
-		gr_int128	p = gr_expr_pow10(frac - scale);
-
-		if (acc % p != 0)
-			return false;
-		acc /= p;
-	}
-	else if (frac < scale)
-	{
-		if (scale - frac > 30 || acc >= GR_DEC_SAFE / gr_expr_pow10(scale - frac))
-			return false;
-		acc *= gr_expr_pow10(scale - frac);
-	}
-	*out = neg ? -acc : acc;
-	return true;
+	/* the interpreter's own reading of a numeric varlena */
+	return gr_numeric_scaled((const uint8 *) n, scale, out);
 }
 
 /* A numeric's display scale. */
