@@ -571,6 +571,25 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 	t->relid = relid;
 	t->pages = rel->pages;
 	t->tuples = rel->tuples;
+	/*
+	 * The WHERE clauses in the order of their security levels (row security
+	 * first): the program checks its conjuncts in order and stops at the
+	 * first that fails, as PostgreSQL's qual does; so they are compiled
+	 * before the arguments, which only a row that passes computes.
+	 */
+	restrictions = list_copy(rel->baserestrictinfo);
+	list_sort(restrictions, security_cmp);
+	foreach(lc, restrictions)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant)
+			return false;
+		if (!bulk_qual(q, t, ri->clause) &&
+			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
+			return false;
+		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
+	}
 	foreach(lc, vars)
 	{
 		Node	   *arg = lfirst(lc);
@@ -592,24 +611,6 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 							 makeInteger(arg != NULL && out < 0 ?
 										 bulk_col(t, ((Var *) arg)->varattno) : -1));
 		t->outprog = lappend(t->outprog, makeInteger(out));
-	}
-	/*
-	 * The WHERE clauses in the order of their security levels (row security
-	 * first): the program checks its conjuncts in order and stops at the
-	 * first that fails, as PostgreSQL's qual does.
-	 */
-	restrictions = list_copy(rel->baserestrictinfo);
-	list_sort(restrictions, security_cmp);
-	foreach(lc, restrictions)
-	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (ri->pseudoconstant)
-			return false;
-		if (!bulk_qual(q, t, ri->clause) &&
-			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
-			return false;
-		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
 	}
 	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS ||
 		list_length(t->quals) > GR_MAX_QUALS)

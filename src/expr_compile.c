@@ -590,8 +590,22 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 				col = b->column_of(b->arg, v->varattno);
 				sub = out->kind == GR_XK_INT ? GR_XCOL_INT : out->kind == GR_XK_FLOAT ?
 					GR_XCOL_FLOAT : out->kind == GR_XK_BOOL ? GR_XCOL_BOOL : GR_XCOL_NUMERIC;
-				return new_reg(b, &out->reg) &&
-					emit(b, GR_X_COL, sub, out->w, out->reg, col, -1, out->scale);
+				for (int i = 0; i < b->nloaded; i++)
+					if (b->loaded[i].col == col && b->loaded[i].sub == sub &&
+						b->loaded[i].scale == out->scale)
+					{
+						out->reg = b->loaded[i].reg;
+						return true;
+					}
+				if (!new_reg(b, &out->reg) ||
+					!emit(b, GR_X_COL, sub, out->w, out->reg, col, -1, out->scale))
+					return false;
+				b->loaded[b->nloaded].col = col;
+				b->loaded[b->nloaded].sub = sub;
+				b->loaded[b->nloaded].scale = out->scale;
+				b->loaded[b->nloaded].reg = out->reg;
+				b->nloaded++;
+				return true;
 			}
 		case T_Const:
 			{

@@ -31,6 +31,19 @@ typedef struct GrExprBuilder
 	void	   *arg;
 	/* per constant: its custom_exprs index when bound at the scan's start, else -1 */
 	int			bind[GR_EXPR_MAX_CONSTS];
+	/*
+	 * Columns already loaded, and their registers: the steps run in order
+	 * with no jump (a failed conjunct ends the row), so a column loaded
+	 * once serves every later use (TPC-H Q6 reads l_discount three times)
+	 */
+	struct
+	{
+		int			col;
+		int			sub;
+		int			scale;
+		int			reg;
+	}			loaded[GR_EXPR_MAX_REGS];
+	int			nloaded;
 	List	   *quals;			/* the conjuncts compiled, in order (for fallback rows) */
 	List	   *outs;			/* the outputs' expressions */
 } GrExprBuilder;
