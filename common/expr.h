@@ -273,9 +273,15 @@ gr_numeric_scaled(const uint8_t *v, int scale, gr_int128 *out)
 	}
 	else
 	{
-		len = ((gr_load32(v) >> 2) & 0x3FFFFFFF) - 4;
-		if ((v[0] & 0x03) != 0)
-			return false;		/* compressed */
+		len = (gr_load32(v) >> 2) & 0x3FFFFFFF;
+		/*
+		 * compressed, or shorter than its header: no such numeric, but on the
+		 * device a page no longer pinned may say anything, and no read may
+		 * leave the varlena (the decoder checked its length, not more)
+		 */
+		if ((v[0] & 0x03) != 0 || len < 4)
+			return false;
+		len -= 4;
 		d = v + 4;
 	}
 	if (len < 2)
