@@ -5,11 +5,13 @@
  *	  over typed registers, and the one interpreter that runs them per row.
  *
  * Plain C99 with no PostgreSQL or CUDA headers, every function GR_HOSTDEV
- * (like tuple_decode.h): the CPU decoder runs the very evaluation a kernel
- * would.  A program reads one decoded row (tuple_decode.h's value bits and
- * NULL flags), checks its conjuncts in order, stopping at the first that is
- * not true, and writes each output (an aggregate's argument) as the value
- * bits of its type into a computed column.
+ * (like tuple_decode.h): the CPU decoder and the page path's kernel
+ * (cuda/gr_page.cu, built without fused multiply-adds) run the very same
+ * evaluation, so a row gets one verdict on either side.  A program reads
+ * one decoded row (tuple_decode.h's value bits and NULL flags), checks its
+ * conjuncts in order, stopping at the first that is not true, and writes
+ * each output (an aggregate's argument) as the value bits of its type into
+ * a computed column.
  *
  * PostgreSQL's semantics are kept by never guessing: any step whose answer
  * is not certain here -- an integer or float overflow, a division by zero,
@@ -74,7 +76,8 @@ typedef enum GrExprColKind
 {
 	GR_XCOL_INT,				/* signed integer of w bytes (int2/4/8, date, timestamps) */
 	GR_XCOL_FLOAT,				/* float of w bytes */
-	GR_XCOL_NUMERIC,			/* the address of a numeric varlena (host), scale in c */
+	GR_XCOL_NUMERIC,			/* the address of a numeric varlena (in the page, or
+								 * the kernel's shared copy of it), scale in c */
 	GR_XCOL_BOOL
 } GrExprColKind;
 

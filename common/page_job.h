@@ -8,12 +8,15 @@
  * service and cuda/gr_page.cu.  One job lives in one slot's data area, the
  * pinned shared memory both sides see:
  *
- *	 GrPageJob | GrDecodeDesc | GrPageEntry x npages |
- *	 GrCudaResult x nouts | top-k keys of each top-k output
+ *	 GrPageJob | GrDecodeDesc | GrExprProg (if any) | GrPageEntry x npages |
+ *	 GrPageFallback x fallback_cap | GrCudaResult x nouts |
+ *	 top-k keys of each top-k output
  *
- * The first 'bytes_in' bytes (the header, the decoder's description and the
- * page entries) go to the device; the kernel adds into the device copy of
- * 'counts', which comes back, and then each output's reduction writes its
+ * The first 'bytes_in' bytes (the header, the decoder's description, the
+ * table's expression program with its constants as bound for this scan, and
+ * the page entries) go to the device; the kernel adds into the device copy
+ * of 'counts', which comes back, then the rows the program handed back are
+ * copied into the fallback list, and each output's reduction writes its
  * result (and keys) back into the slot.  An entry names a buffer by its
  * index in the buffer pool and lists the line pointers the backend found
  * visible under the content lock, as a bitmap; the backend keeps the buffer
@@ -28,10 +31,21 @@
  * a reduction reads those values, gathered without holes.  Rows keep no
  * order of pages or line pointers.  None of this reaches the host, which
  * sees only the counts and the results.
+ *
+ * With a program, a row that passes the comparisons is evaluated by it (as
+ * the CPU decoder does): a row it rejects is dropped, a row it passes has
+ * its outputs as the columns after the decoded ones (decoded columns, then
+ * outputs, at most GR_PAGE_MAX_COLS in all), and a row it is not certain of
+ * is dropped from the GPU's results and listed, (page, line pointer), for
+ * the host, which decodes and evaluates it again with PostgreSQL's help
+ * while the page is still pinned.  The list holds fallback_cap rows; the
+ * count goes on past that, and a job whose count exceeds its list
+ * (gr_page_fallback_overflow) is decoded by the host as a whole.
  */
 #ifndef GR_PAGE_JOB_H
 #define GR_PAGE_JOB_H
 
+#include "expr.h"
 #include "tuple_decode.h"
 
 /* the only page size the kernel reads (BLCKSZ; the planner checks it) */
@@ -45,10 +59,18 @@
 /* most pages in one job */
 #define GR_PAGE_JOB_MAX_PAGES	2048
 
-/* counts[] beyond the columns' own: rows kept, tuples not decodable, visible tuples */
+/* rows of one job the program may hand back before the host decodes the whole job */
+#define GR_PAGE_MAX_FALLBACK	4096
+
+/*
+ * counts[] beyond the columns' own: rows kept, tuples not decodable, visible
+ * tuples, rows the program handed back
+ */
 #define GR_PAGE_COUNT_ROWS(ncols)	(ncols)
 #define GR_PAGE_COUNT_BAD(ncols)	((ncols) + 1)
 #define GR_PAGE_COUNT_VIS(ncols)	((ncols) + 2)
+#define GR_PAGE_COUNT_FALLBACK(ncols)	((ncols) + 3)
+#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 4)
 
 /*
  * GrPageJob.flags: the kernel only reads the pages, decoding nothing (the
@@ -72,6 +94,13 @@ typedef struct GrPageEntry
 	uint64_t	vis[GR_PAGE_VIS_WORDS]; /* bit i-1: line pointer i is visible */
 } GrPageEntry;
 
+/* A row the program handed back: its page (index in the job) and line pointer. */
+typedef struct GrPageFallback
+{
+	uint16_t	page;
+	uint16_t	off;
+} GrPageFallback;
+
 /* One reduction of a job: an output aggregate over one of the columns. */
 typedef struct GrPageOut
 {
@@ -88,18 +117,22 @@ typedef struct GrPageJob
 	uint32_t	bytes_in;		/* header + desc + entries: what the device reads */
 	uint32_t	bytes_all;		/* and the results after them */
 	uint32_t	npages;
-	uint16_t	ncols;
+	uint16_t	ncols;			/* decoded columns, then the program's outputs */
 	uint16_t	nquals;
 	uint16_t	nouts;
 	uint16_t	flags;			/* GR_PAGE_JOB_READ_ONLY */
 	uint32_t	desc_off;
+	uint32_t	prog_off;		/* the GrExprProg, or 0: none */
 	uint32_t	entries_off;
-	uint8_t		col_width[GR_PAGE_MAX_COLS];	/* bytes of each column's values */
+	uint32_t	fallback_off;	/* the GrPageFallback list (fallback_cap rows) */
+	uint32_t	fallback_cap;
+	/* bytes of each column's values; 0: not stored (no output reduces it) */
+	uint8_t		col_width[GR_PAGE_MAX_COLS];
 	/*
 	 * non-NULL values of each column among the rows kept, then rows kept,
-	 * undecodable and visible tuples
+	 * undecodable and visible tuples, and rows handed back
 	 */
-	uint64_t	counts[GR_PAGE_MAX_COLS + 3];
+	uint64_t	counts[GR_PAGE_NCOUNTS];
 	GrQual		quals[GR_MAX_QUALS];
 	GrPageOut	outs[GR_PAGE_MAX_OUTS];
 } GrPageJob;
@@ -118,6 +151,27 @@ static inline GrPageEntry *
 gr_page_job_entries(GrPageJob *job)
 {
 	return (GrPageEntry *) ((char *) job + job->entries_off);
+}
+
+/* The job's expression program, or NULL. */
+static inline GrExprProg *
+gr_page_job_prog(GrPageJob *job)
+{
+	return job->prog_off == 0 ? NULL : (GrExprProg *) ((char *) job + job->prog_off);
+}
+
+/* The rows the program handed back, as listed. */
+static inline GrPageFallback *
+gr_page_job_fallbacks(GrPageJob *job)
+{
+	return (GrPageFallback *) ((char *) job + job->fallback_off);
+}
+
+/* Whether more rows were handed back than the list holds: the host decodes the job. */
+static inline bool
+gr_page_fallback_overflow(const GrPageJob *job)
+{
+	return job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > job->fallback_cap;
 }
 
 /* Rows one column's values and flags must hold: every tuple of every page. */

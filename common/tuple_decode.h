@@ -17,7 +17,9 @@
  * needed column's value bits (zero-extended, in the attribute's own width)
  * and NULL flag; gr_quals_pass() evaluates the comparisons on them.  A
  * variable-length column's value is the address of its varlena in the page
- * (host only: numeric, whose states read the varlena where it lies).
+ * (numeric: on the host, where the states read the varlena where it lies,
+ * and where the expression program parses it; on the GPU, in the kernel's
+ * shared copy of the page, for the program only).
  */
 #ifndef GR_TUPLE_DECODE_H
 #define GR_TUPLE_DECODE_H
@@ -224,7 +226,7 @@ gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
  * Decode the desc's columns of one heap tuple of tuplen bytes (the line
  * pointer's lp_len): vals[i] gets column i's bits, nulls[i] whether it is
  * NULL.  Columns are fixed-length by-value types, or varlenas whose address
- * in the tuple is their value (host only: numeric).  A tuple without NULLs
+ * in the tuple is their value (numeric).  A tuple without NULLs
  * or variable-length attributes reads each column at its cached offset; any
  * other walks the attributes before it, as heap_deform_tuple does.  Every
  * read stays inside the tuple: false when the tuple's own header or

@@ -30,6 +30,7 @@ struct GrCudaContext
 	void	   *page_temp;		/* CUB temporary storage of the gathering */
 	size_t		page_temp_bytes;
 	int64_t    *page_nout;		/* the gathering's count (the job's counts have it) */
+	GrPageFallback *page_fallback;	/* rows a job's program handed back */
 	int64_t		page_bytes;		/* device bytes of all the above */
 	const void *pool_host;		/* the registered buffer pool ... */
 	const void *pool_dev;		/* ... and its device address */
@@ -146,11 +147,13 @@ gr_free_pages(GrCudaContext *c)
 	cudaFree(c->page_dense);
 	cudaFree(c->page_temp);
 	cudaFree(c->page_nout);
+	cudaFree(c->page_fallback);
 	c->page_cols = NULL;
 	c->page_nulls = NULL;
 	c->page_dense = NULL;
 	c->page_temp = NULL;
 	c->page_nout = NULL;
+	c->page_fallback = NULL;
 	c->page_values = c->page_rows = 0;
 	c->page_temp_bytes = 0;
 	c->scratch_bytes -= c->page_bytes;
@@ -449,8 +452,9 @@ gr_cuda_pool_register(void *ptr, size_t bytes)
 
 /*
  * Give the context device room for page jobs: the row-aligned columns and
- * their NULL flags, and for gathering one column's non-NULL values before
- * a reduction, room for the most rows one job can keep and CUB's storage.
+ * their NULL flags, for gathering one column's non-NULL values before a
+ * reduction, room for the most rows one job can keep and CUB's storage, and
+ * the list of rows a job's program hands back.
  */
 extern "C" int
 gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
@@ -477,6 +481,9 @@ gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
 	if (rc == GR_CUDA_OK)
 		rc = gr_alloc(c, (void **) &c->page_nout, sizeof(int64_t), "cudaMalloc page gathering");
 	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, (void **) &c->page_fallback,
+					  sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK, "cudaMalloc page fallback list");
+	if (rc == GR_CUDA_OK)
 		rc = gr_check(gr_page_compact_temp_bytes(rows, &c->page_temp_bytes),
 					  "page gathering temporary storage size");
 	if (rc == GR_CUDA_OK)
@@ -492,16 +499,32 @@ gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
 	return GR_CUDA_OK;
 }
 
-/* Check a page job's header against the context; GR_CUDA_OK if it may run. */
+/*
+ * Check a page job's header against the context; GR_CUDA_OK if it may run.
+ * Its columns are the decoded ones and the program's outputs: the kernel
+ * keeps a row's in arrays of GR_DECODE_MAX_COLS.
+ */
 static int
-gr_check_job(GrCudaContext *c, const GrPageJob *job)
+gr_check_job(GrCudaContext *c, GrPageJob *job)
 {
+	const GrExprProg *prog;
+
 	if (c->page_cols == NULL)
 		return gr_fail(GR_CUDA_EINVAL, "page job: the context has no page columns", cudaSuccess);
 	if (job->npages > GR_PAGE_JOB_MAX_PAGES || job->ncols > GR_PAGE_MAX_COLS ||
 		job->nouts > GR_PAGE_MAX_OUTS || job->nquals > GR_MAX_QUALS ||
 		job->bytes_in > job->bytes_all || job->entries_off > job->bytes_in ||
-		job->desc_off > job->entries_off)
+		job->desc_off > job->entries_off ||
+		(job->prog_off != 0 &&
+		 (job->prog_off < job->desc_off ||
+		  job->prog_off + GR_PAGE_ALIGN(sizeof(GrExprProg)) > job->entries_off)) ||
+		job->fallback_cap > GR_PAGE_MAX_FALLBACK ||
+		(job->fallback_cap > 0 &&
+		 (job->fallback_off < job->bytes_in ||
+		  job->fallback_off + sizeof(GrPageFallback) * job->fallback_cap > job->bytes_all)))
+		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
+	prog = gr_page_job_prog(job);
+	if (gr_page_job_desc(job)->ncols + (prog != NULL ? prog->nouts : 0) != job->ncols)
 		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
 	if ((int64_t) job->bytes_in > c->stage_values * 8)
 		return gr_fail(GR_CUDA_EINVAL, "page job: larger than the staging buffer", cudaSuccess);
@@ -541,7 +564,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		return gr_check(err, "page job: copy in");
 	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
 								 c->page_cols, c->page_nulls, gr_page_job_col_cap(job),
-								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, c->stream);
+								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, job->prog_off != 0,
+								 c->page_fallback, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: launch");
 	err = cudaMemcpyAsync(job->counts, (char *) c->stage + offsetof(GrPageJob, counts),
@@ -550,12 +574,15 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 }
 
 /*
- * Queue a page job's second half: each output's reduction of its column's
- * values, results and keys into the job, by the same entry point as any
- * batch already on the device.  The kept rows are aligned by row; where a
- * column has NULLs among them (its count is below the rows'), its values
- * are first gathered into the context's dense scratch, which then serves
- * that column's further outputs until another column needs it.
+ * Queue a page job's second half: the list of rows its program handed back,
+ * into the job, and each output's reduction of its column's values, results
+ * and keys into the job, by the same entry point as any batch already on
+ * the device.  The kept rows are aligned by row; where a column has NULLs
+ * among them (its count is below the rows'), its values are first gathered
+ * into the context's dense scratch, which then serves that column's further
+ * outputs until another column needs it.  A job whose program handed back
+ * more rows than its list holds is decoded by the host as a whole: nothing
+ * is queued for it.
  */
 extern "C" int
 gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
@@ -570,8 +597,20 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	rows = (int64_t) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	if (rows > cap)
 		return gr_fail(GR_CUDA_ERUNTIME, "page job: more rows than tuples", cudaSuccess);
+	if (gr_page_fallback_overflow(job))
+		return GR_CUDA_OK;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
+	if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
+	{
+		cudaError_t err;
+
+		err = cudaMemcpyAsync(gr_page_job_fallbacks(job), c->page_fallback,
+							  sizeof(GrPageFallback) * job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)],
+							  cudaMemcpyDeviceToHost, c->stream);
+		if (err != cudaSuccess)
+			return gr_check(err, "page job: copy the fallback list");
+	}
 	for (int o = 0; o < job->nouts; o++)
 	{
 		const GrPageOut *out = &job->outs[o];

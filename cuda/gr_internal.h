@@ -134,10 +134,14 @@ cudaError_t gr_launch_topk(const GrScratch *s, GrCudaType type,
 						   const void *values, int64_t n, int64_t k,
 						   cudaStream_t stream);
 
-/* decode a page job's pages into row-aligned column arrays and NULL flags (gr_page.cu) */
+/*
+ * decode a page job's pages into row-aligned column arrays and NULL flags,
+ * running its expression program if it has one (gr_page.cu)
+ */
 cudaError_t gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 								   uint32_t npages, void *cols, uint8_t *nulls,
-								   int64_t col_cap, bool read_only, cudaStream_t stream);
+								   int64_t col_cap, bool read_only, bool prog,
+								   void *fallback, cudaStream_t stream);
 
 /* gather a column's non-NULL values of its first rows into out (gr_page.cu) */
 cudaError_t gr_launch_page_compact(void *temp, size_t temp_bytes, int width,

@@ -2,8 +2,9 @@
  * gr_page.cu
  *	  The page path's kernels: read pinned shared buffers straight out of the
  *	  registered buffer pool, decode the visible tuples with the shared
- *	  decoder (common/tuple_decode.h), apply the WHERE comparisons, and lay
- *	  the kept rows out aligned by row in device arrays; then, before each
+ *	  decoder (common/tuple_decode.h), apply the WHERE comparisons and the
+ *	  expression program (common/expr.h), and lay the kept rows out aligned
+ *	  by row in device arrays; then, before each
  *	  output's reduction, gather its column's non-NULL values into contiguous
  *	  scratch for the ordinary reduction kernels.
  *
@@ -61,27 +62,50 @@ gr_store_value(uint8_t *p, uint64_t v, int width)
  * Decode every page of a job.  job is the device copy of the job's first
  * bytes_in bytes; cols holds ncols arrays of col_cap values each (8 bytes
  * apart: each value is stored in its column's own width, packed), nulls
- * ncols arrays of col_cap flags.  Kept rows are reserved per warp on the
- * rows count.  No position depends on a column's non-NULL count, so a warp
- * keeps column c's in lane c's register and adds it once at the end: no
- * atomic per column, and few enough registers for 16 blocks per SM.
+ * ncols arrays of col_cap flags; a column of width 0 (no output reduces
+ * it) is only counted.  Kept rows are reserved per warp on the rows count.
+ * No position depends on a column's non-NULL count, so a warp keeps column
+ * c's in lane c's register and adds it once at the end: no atomic per
+ * column, and few enough registers for 16 blocks per SM.
+ *
+ * PROG: the job has an expression program, copied into dynamic shared
+ * memory once per block (every thread reads each step); a row the
+ * comparisons pass is evaluated by it, its outputs becoming the columns
+ * after the decoded ones, and a row it hands back is listed in fallback
+ * (which holds the job's fallback_cap rows; the count goes on past it).
+ * A numeric column's value is its varlena's address in the shared copy of
+ * the page, which is what the program parses.  The kernel without a
+ * program does not carry the interpreter's registers.
  */
+template <bool PROG>
 __global__ void __launch_bounds__(GR_PAGE_THREADS)
 gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
-					   uint8_t *nullflags, int64_t col_cap)
+					   uint8_t *nullflags, int64_t col_cap, GrPageFallback *fallback)
 {
 	__shared__ uint4 page4[GR_PAGE_SIZE / 16];
+	extern __shared__ uint4 prog4[];	/* PROG: the job's program */
 	GrPageJob  *job = (GrPageJob *) jobmem;
 	const GrDecodeDesc *d = (const GrDecodeDesc *) (jobmem + job->desc_off);
 	const GrPageEntry *ents = (const GrPageEntry *) (jobmem + job->entries_off);
+	const GrExprProg *prog = (const GrExprProg *) prog4;
 	const uint8_t *page = (const uint8_t *) page4;
 	unsigned long long *counts = (unsigned long long *) job->counts;
 	int			ncols = job->ncols;
+	int			dcols = d->ncols;
 	int			nquals = job->nquals;
 	int			lane = threadIdx.x & 31;
 	unsigned	lanes_below = (1u << lane) - 1;
 	unsigned long long nonnull = 0; /* lane c: column c's non-NULL rows */
 
+	if (PROG)
+	{
+		const uint4 *src = (const uint4 *) (jobmem + job->prog_off);
+
+		/* read once the first page's barrier has passed */
+		for (int i = threadIdx.x; i < (int) (GR_PAGE_ALIGN(sizeof(GrExprProg)) / 16);
+			 i += GR_PAGE_THREADS)
+			prog4[i] = src[i];
+	}
 	for (uint32_t p = blockIdx.x; p < job->npages; p += gridDim.x)
 	{
 		const GrPageEntry *e = &ents[p];
@@ -116,6 +140,23 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				else
 					pass = nquals == 0 || gr_quals_pass(job->quals, nquals, vals, nulls);
 			}
+			if (PROG && pass)
+			{
+				GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + dcols, nulls + dcols);
+
+				pass = res == GR_EXPR_PASS;
+				if (res == GR_EXPR_FALLBACK)
+				{
+					unsigned long long i =
+						atomicAdd(&counts[GR_PAGE_COUNT_FALLBACK(ncols)], 1ULL);
+
+					if (i < job->fallback_cap)
+					{
+						fallback[i].page = (uint16_t) p;
+						fallback[i].off = (uint16_t) off;
+					}
+				}
+			}
 			m = __ballot_sync(GR_FULL_MASK, pass);
 			if (lane == 0 && m != 0)
 				row = atomicAdd(&counts[GR_PAGE_COUNT_ROWS(ncols)], (unsigned long long) __popc(m));
@@ -128,10 +169,10 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				atomicAdd(&counts[GR_PAGE_COUNT_VIS(ncols)], (unsigned long long) __popc(m));
 			for (int c = 0; c < ncols; c++)
 			{
-				if (pass)
-				{
-					int			w = job->col_width[c];
+				int			w = job->col_width[c];
 
+				if (pass && w != 0)
+				{
 					/* a NULL's slot gets 0, so that the arrays hold no stale bytes */
 					gr_store_value(cols + (size_t) c * col_cap * 8 + row * w,
 								   nulls[c] ? 0 : vals[c], w);
@@ -175,11 +216,14 @@ gr_page_read_kernel(const uint8_t *pool, uint8_t *jobmem)
 		job->counts[GR_PAGE_COUNT_VIS(job->ncols)] = 1;
 }
 
-/* Queue the kernel over a job already copied to the device. */
+/*
+ * Queue the kernel over a job already copied to the device; prog: the job
+ * has a program, and fallback is the device list of the rows it hands back.
+ */
 cudaError_t
 gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 					   uint32_t npages, void *cols, uint8_t *nulls, int64_t col_cap,
-					   bool read_only, cudaStream_t stream)
+					   bool read_only, bool prog, void *fallback, cudaStream_t stream)
 {
 	/* enough blocks for every SM's share of 8 KiB reads in flight */
 	int			blocks = s->sm_count * 16;
@@ -194,8 +238,15 @@ gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 			(const uint8_t *) pool, (uint8_t *) job_dev);
 		return cudaGetLastError();
 	}
-	gr_page_extract_kernel<<<blocks, GR_PAGE_THREADS, 0, stream>>>(
-		(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap);
+	if (prog)
+		gr_page_extract_kernel<true><<<blocks, GR_PAGE_THREADS,
+			GR_PAGE_ALIGN(sizeof(GrExprProg)), stream>>>(
+			(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap,
+			(GrPageFallback *) fallback);
+	else
+		gr_page_extract_kernel<false><<<blocks, GR_PAGE_THREADS, 0, stream>>>(
+			(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap,
+			(GrPageFallback *) fallback);
 	return cudaGetLastError();
 }
 

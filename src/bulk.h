@@ -43,10 +43,14 @@ extern Node *gr_bulk_create_state(CustomScan *cscan);
 /* the page path (page_path.c) */
 struct GrDecodeDesc;
 struct GrQual;
+struct GrExprProg;
 struct GrPageJob;
 typedef struct GrPagePath GrPagePath;
 
-/* one aggregate a page job reduces: over the desc's column col */
+/*
+ * one aggregate a page job reduces: over column col (a decoded one, or
+ * after them a program's output), of type 'type' as the GPU reduces it
+ */
 typedef struct GrPageOutSpec
 {
 	int			col;
@@ -60,17 +64,22 @@ typedef struct GrPageCallbacks
 {
 	/* decode one pinned page on the CPU: these visible line pointers */
 	void		(*cpu_page) (void *arg, Buffer buf, const OffsetNumber *offs, int n);
-	/* fold the results of a job the GPU did */
-	void		(*gpu_job) (void *arg, struct GrPageJob *job);
+	/*
+	 * fold the results of a job the GPU did; false, having folded nothing,
+	 * when its pages must be decoded on the CPU instead
+	 */
+	bool		(*gpu_job) (void *arg, struct GrPageJob *job);
 	void	   *arg;
 } GrPageCallbacks;
 
 extern const char *gr_page_path_unavailable(GrPagePathMode mode,
 											const struct GrDecodeDesc *d,
+											const struct GrExprProg *prog,
 											const GrPageOutSpec *outs, int nouts);
 extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const struct GrDecodeDesc *d,
 									  const struct GrQual *quals, int nquals,
+									  const struct GrExprProg *prog,
 									  const GrPageOutSpec *outs, int nouts,
 									  const GrPageCallbacks *cb);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);

@@ -490,11 +490,13 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 }
 
 /*
- * Decode and filter the visible tuples 'offs' of a pinned page, and feed
- * each column's non-NULL values of the rows kept to the outputs.
+ * Decode and filter the tuples 'offs' of a pinned page, and feed each
+ * column's non-NULL values of the rows kept to the outputs.  Counts the rows
+ * kept, not the tuples or the page (the rows a GPU job handed back come
+ * here one by one, their page and tuples counted with the job).
  */
 static void
-decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			const OffsetNumber *offs, int n)
 {
 	GrRowBlock	rows;
@@ -504,8 +506,6 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
-	bs->counters[C_CPU_PAGES]++;
-	bs->counters[C_TUPLES] += n;
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
 		__builtin_prefetch(gr_page_tuple(page, offs[i]));
@@ -549,6 +549,16 @@ decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	gr_sink_add_rows(bs->sink, 0, &rows, t->rowcols);
 }
 
+/* Decode the visible tuples 'offs' of a pinned page on the CPU. */
+static void
+decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+			const OffsetNumber *offs, int n)
+{
+	bs->counters[C_CPU_PAGES]++;
+	bs->counters[C_TUPLES] += n;
+	decode_rows(bs, t, page, blk, offs, n);
+}
+
 /* What the page path's callbacks need. */
 typedef struct PageArg
 {
@@ -566,8 +576,64 @@ page_cpu(void *arg, Buffer buf, const OffsetNumber *offs, int n)
 				BufferGetBlockNumber(buf), offs, n);
 }
 
-/* Fold what the GPU found in one page job into the outputs. */
+/* qsort: the rows a job handed back by page, then line pointer. */
+static int
+fallback_cmp(const void *a, const void *b)
+{
+	const GrPageFallback *x = a;
+	const GrPageFallback *y = b;
+
+	if (x->page != y->page)
+		return x->page < y->page ? -1 : 1;
+	return (int) x->off - (int) y->off;
+}
+
+/*
+ * The rows a GPU job's program handed back: decoded and evaluated again on
+ * the CPU, page by page, from the pages the job still holds pinned (the
+ * program hands them back again, to fallback_row, which has PostgreSQL
+ * evaluate them and feeds every aggregate).
+ */
 static void
+page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
+{
+	GrPageFallback *fb = gr_page_job_fallbacks(job);
+	GrPageEntry *entries = gr_page_job_entries(job);
+	int			n = (int) job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)];
+
+	qsort(fb, n, sizeof(GrPageFallback), fallback_cmp);
+	for (int i = 0; i < n;)
+	{
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			k = 0;
+		int			p = fb[i].page;
+		const GrPageEntry *e;
+		Buffer		buf;
+		const uint8 *page;
+
+		if (p >= (int) job->npages)
+			elog(ERROR, "gpu_reduce: a page job handed back a row of a page it does not have");
+		e = &entries[p];
+		buf = (Buffer) e->buf + 1;
+		page = (const uint8 *) BufferGetPage(buf);
+		for (; i < n && fb[i].page == p; i++)
+		{
+			if (fb[i].off < 1 || fb[i].off > e->nlp || !gr_page_visible(e, page, fb[i].off) ||
+				(k > 0 && fb[i].off == offs[k - 1]))
+				elog(ERROR, "gpu_reduce: a page job handed back a tuple that is not visible");
+			offs[k++] = fb[i].off;
+		}
+		decode_rows(bs, t, page, BufferGetBlockNumber(buf), offs, k);
+	}
+}
+
+/*
+ * Fold what the GPU found in one page job into the outputs, then the rows
+ * its program handed back; false, having folded nothing, when it handed
+ * back more than its list holds (the page path decodes the job's pages on
+ * the CPU then).
+ */
+static bool
 page_gpu(void *arg, struct GrPageJob *job)
 {
 	PageArg    *pa = arg;
@@ -576,6 +642,8 @@ page_gpu(void *arg, struct GrPageJob *job)
 	uint64		rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	int			j = 0;
 
+	if (gr_page_fallback_overflow(job))
+		return false;
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
 	for (int a = 0; a < bs->desc->naggs; a++)
@@ -596,6 +664,9 @@ page_gpu(void *arg, struct GrPageJob *job)
 						(int64) job->counts[po->col],
 						(int64 *) ((char *) job + po->topk_off));
 	}
+	if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
+		page_gpu_fallbacks(bs, t, job);
+	return true;
 }
 
 /*
@@ -616,12 +687,6 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		bs->page_path = "off (a temporary table)";
 		return NULL;
 	}
-	/* the kernel does not run the expression program yet: the CPU decodes and evaluates */
-	if (mode != GR_PAGE_PATH_OFF && t->prog != NULL)
-	{
-		bs->page_path = "off (expressions are evaluated on the CPU)";
-		return NULL;
-	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
@@ -633,10 +698,22 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			bs->page_path = "off (too many aggregates)";
 			return NULL;
 		}
-		outs[nouts].col = t->argcols[a];
+		outs[nouts].col = t->rowcols[a];
 		outs[nouts].op = ag->op;
 		outs[nouts].type = ag->type;
 		outs[nouts].k = gr_kind(ag->op)->k_of_name;
+		if (ag->dec_scale >= 0)
+		{
+			/* a computed numeric's int64s: their int128 sum is a sum's or average's */
+			if (ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)
+			{
+				bs->page_path = psprintf("off (%s of a computed numeric: the GPU only sums them)",
+										 gr_kind(ag->op)->name);
+				return NULL;
+			}
+			outs[nouts].op = GR_OP_SUM;
+			outs[nouts].type = GR_INT8;
+		}
 		if (bs->kexprs[a] != NULL)
 		{
 			bool		isnull;
@@ -652,14 +729,15 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		}
 		nouts++;
 	}
-	why = gr_page_path_unavailable(mode, t->desc, outs, nouts);
+	why = gr_page_path_unavailable(mode, t->desc, t->prog, outs, nouts);
 	if (why != NULL)
 	{
 		bs->page_path = psprintf("off (%s)", why);
 		return NULL;
 	}
 	bs->page_path = mode == GR_PAGE_PATH_CPU ? "cpu" : "gpu";
-	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals,
+	/* the program's constants are bound (bind_quals): the jobs carry them */
+	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals, t->prog,
 							  outs, nouts, &cb);
 }
 

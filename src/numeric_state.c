@@ -677,6 +677,34 @@ gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 
 	pfree(d);
 }
 
+/*
+ * Add the sum of 'count' numerics given as an int128 times 10^scale (the
+ * GPU's sum of a page job's computed numerics, each an int64 at that scale)
+ * to a sum's or average's state: the fast path's sum at the state's scale,
+ * or the slow path's where it would not fit.
+ */
+void
+gr_numeric_add_scaled_sum(GrState *st, GrDatumFold fold, int128 sum, int64 count, int scale)
+{
+	GrPartial  *p = &st->partial;
+	MemoryContext mcxt = gr_state_mcxt(st);
+	int128		x;
+
+	if (count <= 0)
+		return;
+	if (fold != gr_num_sum_fold || scale < 0 ||
+		scale > GR_NUMERIC_MAX_SCALE)
+		elog(ERROR, "gpu_reduce: a scaled numeric sum for a state that is not a numeric sum");
+	init_pow10();
+	if (scale > p->nscale)
+		rescale(p, mcxt, scale);
+	if (!__builtin_mul_overflow(sum, pow10_128[p->nscale - scale], &x))
+		fast_add(p, mcxt, x);
+	else
+		slow_add(p, mcxt, scaled_to_numeric(sum, scale));
+	p->count += count;
+}
+
 /* dst += src for the numeric accumulators (counts already added) */
 void
 gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)

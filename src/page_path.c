@@ -99,26 +99,31 @@ layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
 }
 
 /*
- * The layout of a job of 'pages' pages: sets *prefix_bytes (header and
- * decoder description) and *bytes_in (with the entries); returns the bytes
- * of the whole job, results included.
+ * The layout of a job of 'pages' pages: sets *prefix_bytes (header, decoder
+ * description and program) and *bytes_in (with the entries); returns the
+ * bytes of the whole job, the fallback list and results included.
  */
 static Size
-job_bytes(const GrDecodeDesc *d, const GrPageOutSpec *outs, int nouts, int pages,
-		  Size *prefix_bytes, Size *bytes_in)
+job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
+		  int nouts, int pages, Size *prefix_bytes, Size *bytes_in)
 {
+	Size		fallback = prog != NULL ? sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK : 0;
+
 	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
+	if (prog != NULL)
+		*prefix_bytes += GR_PAGE_ALIGN(sizeof(GrExprProg));
 	*bytes_in = *prefix_bytes + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
-	return layout_results(NULL, outs, nouts, *bytes_in);
+	return layout_results(NULL, outs, nouts, *bytes_in + GR_PAGE_ALIGN(fallback));
 }
 
 /*
  * Why the page path cannot take this scan in the given mode, or NULL when it
- * can.  The caller has checked the relation (shared buffers, heap).
+ * can.  The caller has checked the relation (shared buffers, heap) and the
+ * aggregates over the program's outputs.
  */
 const char *
 gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
-						 const GrPageOutSpec *outs, int nouts)
+						 const GrExprProg *prog, const GrPageOutSpec *outs, int nouts)
 {
 	Size		prefix;
 	Size		in;
@@ -130,8 +135,8 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		return "gpu_reduce.enabled is off";
 	if (BLCKSZ != GR_PAGE_SIZE)
 		return "the block size is not 8 kB";
-	if (d->ncols > GR_PAGE_MAX_COLS)
-		return "too many columns";
+	if (d->ncols + (prog != NULL ? prog->nouts : 0) > GR_PAGE_MAX_COLS)
+		return prog != NULL ? "too many columns and computed values" : "too many columns";
 	if (nouts > GR_PAGE_MAX_OUTS)
 		return "too many aggregates";
 	if (pages < 1)
@@ -145,10 +150,14 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		return gr_gpu_pages_unavailable();
 	if (pages < GR_PAGE_MIN_JOB_PAGES)
 		return "gpu_reduce.page_pins or shared_buffers is too small";
+	/* the program reads a numeric's varlena: a default's copy is in this process only */
+	for (int c = 0; prog != NULL && c < d->ncols; c++)
+		if (d->att[d->col_attno[c]].len == -1 && d->att[d->col_attno[c]].has_missing)
+			return "a numeric column added with a default (older rows' value is in backend memory)";
 	for (int o = 0; o < nouts; o++)
 		if (gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k) < 0)
 			return "an aggregate the GPU cannot reduce";
-	if (job_bytes(d, outs, nouts, pages, &prefix, &in) > (Size) gr_shared->slot_bytes)
+	if (job_bytes(d, prog, outs, nouts, pages, &prefix, &in) > (Size) gr_shared->slot_bytes)
 		return "a job does not fit in a slot (gpu_reduce.slot_size)";
 	return NULL;
 }
@@ -173,12 +182,14 @@ page_path_reset(void *arg)
 
 /*
  * Start the page path of one table's scan: decoder description, bound WHERE
- * comparisons and outputs, as gr_page_path_unavailable accepted them.
+ * comparisons, the expression program (or NULL) with its constants bound,
+ * and outputs, as gr_page_path_unavailable accepted them.  An output's
+ * column is a decoded one or (ncols + o) the program's output o.
  */
 GrPagePath *
 gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
-				   const GrQual *quals, int nquals, const GrPageOutSpec *outs,
-				   int nouts, const GrPageCallbacks *cb)
+				   const GrQual *quals, int nquals, const GrExprProg *prog,
+				   const GrPageOutSpec *outs, int nouts, const GrPageCallbacks *cb)
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
@@ -186,7 +197,8 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 
 	pp->mode = mode;
 	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
-	pp->bytes_all = job_bytes(d, outs, nouts, pp->job_pages, &pp->prefix_bytes, &bytes_in);
+	pp->bytes_all = job_bytes(d, prog, outs, nouts, pp->job_pages, &pp->prefix_bytes,
+							  &bytes_in);
 	pp->cb = *cb;
 
 	/* the part every job starts with */
@@ -194,12 +206,21 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	job = (GrPageJob *) pp->prefix;
 	job->desc_off = GR_PAGE_ALIGN(sizeof(GrPageJob));
 	job->entries_off = pp->prefix_bytes;
-	job->ncols = d->ncols;
+	job->ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
 	job->nquals = nquals;
 	job->nouts = nouts;
 	job->flags = gr_debug_page_read_only && mode == GR_PAGE_PATH_ON ? GR_PAGE_JOB_READ_ONLY : 0;
 	memcpy(job->quals, quals, sizeof(GrQual) * nquals);
 	memcpy(gr_page_job_desc(job), d, GR_DECODE_DESC_SIZE(d->natts));
+	if (prog != NULL)
+	{
+		job->prog_off = job->desc_off + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
+		memcpy(gr_page_job_prog(job), prog, sizeof(GrExprProg));
+		/* the list sits after the entries of the largest job */
+		job->fallback_off = bytes_in;
+		job->fallback_cap = GR_PAGE_MAX_FALLBACK;
+		bytes_in += GR_PAGE_ALIGN(sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK);
+	}
 	(void) layout_results(job, outs, nouts, bytes_in);
 	for (int o = 0; o < nouts; o++)
 	{
@@ -256,11 +277,9 @@ complete_oldest(GrPagePath *pp)
 		INSTR_TIME_SET_CURRENT(end);
 		INSTR_TIME_ACCUM_DIFF(pp->waited, end, start);
 	}
-	if (done)
-	{
-		pp->cb.gpu_job(pp->cb.arg, ref->job);
+	/* the scan may refuse the results (too many rows for PostgreSQL): decode here */
+	if (done && pp->cb.gpu_job(pp->cb.arg, ref->job))
 		pp->gpu_pages += ref->npages;
-	}
 	else
 	{
 		for (int i = 0; i < ref->npages; i++)

@@ -171,19 +171,35 @@ gr_sink_add_count(GrSink *s, int group, int agg, int64 n)
 	gr_sink_group(s, group)[agg].count += n;
 }
 
-/* Fold the result of n values a GPU job reduced for one aggregate of a group. */
+/*
+ * Fold the result of n values a GPU job reduced for one aggregate of a
+ * group.  A computed numeric's (int64s times 10^dec_scale) is their int128
+ * sum, which a numeric sum's or average's state takes at that scale.
+ */
 void
 gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op, const GrCudaResult *r,
 				int64 n, int64 *topk)
 {
+	const GrScanAgg *ag = &s->aggs[agg];
 	GrAggValue *v = &gr_sink_group(s, group)[agg];
 
 	if (n == 0)
 		return;
-	gr_gpu_fold_result(value_state(s, v, agg), cuda_op, r, n, topk);
+	if (ag->dec_scale >= 0)
+	{
+		int128		sum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
+		GrState    *st = value_state(s, v, agg);
+
+		gr_numeric_add_scaled_sum(st, gr_state_accum(st)->fold_datum, sum, n, ag->dec_scale);
+		gr_stats.gpu_bytes += n * sizeof(int64);
+	}
+	else
+	{
+		gr_gpu_fold_result(value_state(s, v, agg), cuda_op, r, n, topk);
+		gr_stats.gpu_bytes += n * gr_type_size(ag->type);
+	}
 	gr_stats.gpu_batches++;
 	gr_stats.gpu_rows += n;
-	gr_stats.gpu_bytes += n * gr_type_size(s->aggs[agg].type);
 }
 
 /* int8[] {count, sum}: native avg(int2/int4)'s transition value; NULL state: {0, 0}. */
