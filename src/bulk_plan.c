@@ -494,14 +494,56 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 	return false;
 }
 
-/* list_sort comparator: restrictions by security level, stable otherwise. */
-static int
-security_cmp(const ListCell *a, const ListCell *b)
+/*
+ * A scan's restrictions in the order createplan.c's order_qual_clauses puts
+ * them: by security level (a cheap leakproof clause counting as level 0),
+ * then by per-tuple cost, the original order kept among equals.
+ */
+typedef struct QualItem
 {
-	Index		la = lfirst_node(RestrictInfo, a)->security_level;
-	Index		lb = lfirst_node(RestrictInfo, b)->security_level;
+	RestrictInfo *ri;
+	Cost		cost;
+	Index		level;
+} QualItem;
 
-	return la < lb ? -1 : la > lb ? 1 : 0;
+static List *
+qual_order(PlannerInfo *root, List *restrictions)
+{
+	int			n = list_length(restrictions);
+	QualItem   *items = palloc(sizeof(QualItem) * Max(n, 1));
+	List	   *sorted = NIL;
+	ListCell   *lc;
+
+	foreach(lc, restrictions)
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+		QualCost	qcost;
+		int			i = foreach_current_index(lc);
+
+		cost_qual_eval_node(&qcost, (Node *) ri, root);
+		items[i].ri = ri;
+		items[i].cost = qcost.per_tuple;
+		items[i].level = ri->leakproof && items[i].cost < 10 * cpu_operator_cost ?
+			0 : ri->security_level;
+	}
+	/* insertion sort: stable */
+	for (int i = 1; i < n; i++)
+	{
+		int			j;
+		QualItem	item = items[i];
+
+		for (j = i; j > 0; j--)
+		{
+			if (item.level > items[j - 1].level ||
+				(item.level == items[j - 1].level && item.cost >= items[j - 1].cost))
+				break;
+			items[j] = items[j - 1];
+		}
+		items[j] = item;
+	}
+	for (int i = 0; i < n; i++)
+		sorted = lappend(sorted, items[i].ri);
+	return sorted;
 }
 
 /* The expression program's callbacks: a column of the table, a run-time constant. */
@@ -572,13 +614,14 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 	t->pages = rel->pages;
 	t->tuples = rel->tuples;
 	/*
-	 * The WHERE clauses in the order of their security levels (row security
-	 * first): the program checks its conjuncts in order and stops at the
-	 * first that fails, as PostgreSQL's qual does; so they are compiled
-	 * before the arguments, which only a row that passes computes.
+	 * The WHERE clauses in the order PostgreSQL's own scan evaluates them
+	 * (qual_order): the program checks its conjuncts in order and stops at
+	 * the first that fails, so a row raises an error exactly where native
+	 * would (a cheap conjunct that rejects it first keeps a division by zero
+	 * from being reached); they are compiled before the arguments, which
+	 * only a row that passes computes.
 	 */
-	restrictions = list_copy(rel->baserestrictinfo);
-	list_sort(restrictions, security_cmp);
+	restrictions = qual_order(root, rel->baserestrictinfo);
 	foreach(lc, restrictions)
 	{
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
