@@ -107,8 +107,14 @@ typedef enum GrExprOp
 	GR_X_ISNULL, GR_X_NOTNULL,
 	GR_X_ISTRUE, GR_X_ISNOTTRUE, GR_X_ISFALSE, GR_X_ISNOTFALSE,
 	/* a conjunct of the WHERE clause: reject the row unless a is true */
-	GR_X_QUAL
+	GR_X_QUAL,
+	/* choices, not strict: CASE's branch (a true: b, else register c), */
+	GR_X_SELECT,
+	/* COALESCE's (a unless NULL, else b), GREATEST's and LEAST's (sub: the kind) */
+	GR_X_COALESCE, GR_X_GREATEST, GR_X_LEAST
 } GrExprOp;
+
+#define GR_X_LAST GR_X_LEAST
 
 typedef struct GrExprStep
 {
@@ -512,6 +518,33 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				if (anull || !a->b)
 					return GR_EXPR_REJECT;
 				continue;
+			case GR_X_SELECT:
+				*d = !anull && a->b ? *b : r[st->c];
+				continue;
+			case GR_X_COALESCE:
+				*d = anull ? *b : *a;
+				continue;
+			case GR_X_GREATEST:
+			case GR_X_LEAST:
+				{
+					int			cmp;
+
+					/* NULLs are ignored: NULL only when both are */
+					if (anull || bnull)
+					{
+						*d = anull ? *b : *a;
+						continue;
+					}
+					if (st->sub == GR_XK_INT)
+						cmp = a->i > b->i ? 1 : (a->i < b->i ? -1 : 0);
+					else if (st->sub == GR_XK_FLOAT)
+						cmp = gr_float_cmp(a->f, b->f);
+					else
+						cmp = a->d > b->d ? 1 : (a->d < b->d ? -1 : 0);
+					/* the first of equals, as PostgreSQL's MinMaxExpr keeps it */
+					*d = (st->op == GR_X_GREATEST ? cmp >= 0 : cmp <= 0) ? *a : *b;
+					continue;
+				}
 			case GR_X_IN:
 				{
 					/* x IN (list): true if one equals, else NULL if x or one is NULL */

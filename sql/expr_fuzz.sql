@@ -70,6 +70,15 @@ BEGIN
     IF random() < 0.12 THEN
         RETURN (ARRAY['-', 'abs'])[1 + floor(random() * 2)::int] || '(' || fz_expr(cls, depth - 1) || ')';
     END IF;
+    IF cls <> 'n' AND random() < 0.15 THEN
+        r := random();
+        IF r < 0.4 THEN
+            RETURN 'CASE WHEN ' || fz_expr('b', depth - 1) || ' THEN ' || fz_expr(cls, depth - 1) ||
+                   ' ELSE ' || fz_expr(cls, depth - 1) || ' END';
+        END IF;
+        RETURN (ARRAY['COALESCE', 'GREATEST', 'LEAST'])[1 + floor(random() * 3)::int] || '(' ||
+               fz_expr(cls, depth - 1) || ', ' || fz_expr(cls, depth - 1) || ')';
+    END IF;
     RETURN '(' || fz_expr(cls, depth - 1) || ' ' || ops[1 + floor(random() * array_length(ops, 1))::int] || ' ' || fz_expr(cls, depth - 1) || ')';
 END $$;
 

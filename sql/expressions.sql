@@ -66,6 +66,14 @@ SELECT * FROM exq($q$SELECT sum(p * q) FROM ex WHERE d >= date '1994-01-01'
 SELECT * FROM exq($q$SELECT count(*), sum(a) FROM ex WHERE tz >= now() - interval '30 years' AND t < CURRENT_DATE$q$);
 -- NULLs: a NULL constant, NULL arguments
 SELECT * FROM exq('SELECT count(*), sum(a + NULL::int), gpu_sum(r * 2) FROM ex WHERE a > NULL::int OR s = 1');
+-- CASE (searched and simple), COALESCE, NULLIF, GREATEST, LEAST
+SELECT * FROM exq('SELECT sum(CASE WHEN a > 0 THEN a ELSE -a END), sum(CASE s WHEN 1 THEN 10 WHEN 2 THEN 20 END), count(*) FROM ex WHERE CASE WHEN flag THEN a > 0 ELSE s < 10 END');
+SELECT * FROM exq('SELECT sum(COALESCE(a, s, 0)), gpu_sum(COALESCE(r, 0)), sum(NULLIF(s, 3)), max(GREATEST(a, s, 7)), min(LEAST(a, b)), max(GREATEST(r, f)) FROM ex');
+SELECT * FROM exq('SELECT sum(COALESCE(q, 0.00) * p), sum(CASE WHEN q IS NULL THEN 0.00 ELSE q END), count(NULLIF(q, 0.05)) FROM ex WHERE COALESCE(q, p) > 0.03');
+-- a branch that divides by zero where its condition guards it: those rows handed back
+SELECT * FROM exq('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
+-- a choice among numerics of different scales returns each value's own scale: not compiled
+SELECT node FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END) FROM ex');
 -- what the node does not compile keeps PostgreSQL's plan (text, a user's function)
 SELECT node FROM exq($q$SELECT sum(a) FROM ex WHERE a::text = '7'$q$);
 CREATE FUNCTION ex_double(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN $1 * 2; END';
@@ -92,6 +100,7 @@ BEGIN
     END LOOP;
 END $$;
 SELECT ex_counted('SELECT sum(w * 100) FROM ex');
+SELECT ex_counted('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
 
 -- parameters of a prepared statement (custom and generic plans)
 PREPARE pq(int, int2) AS SELECT sum(p * 2), count(*) FROM ex WHERE a > $1 AND s IN (2, 4) AND s <> $2;

@@ -357,9 +357,10 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	arg = linitial_node(TargetEntry, agg->args);
 	if (agg->aggfnoid == F_COUNT_ANY)
 	{
-		if (!is_table_column(relid, (Node *) arg->expr))
-			return false;
 		add_output(q, GR_SCAN_COUNT_COL, 0, 0, -1, GR_PARTIAL_VALUE, (Var *) arg->expr);
+		/* count(expression): the program computes it, the node counts its non-NULLs */
+		if (!is_table_column(relid, (Node *) arg->expr))
+			((GrScanAgg *) llast(q->outputs))->dec_scale = -2;
 		return true;
 	}
 
@@ -645,8 +646,11 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 			int			scale;
 
 			if (!program_of(q, t) ||
-				!gr_expr_add_output(t->xb, (Expr *) arg, &out, &type, &scale) ||
-				type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
+				!gr_expr_add_output(t->xb, (Expr *) arg, &out, &type, &scale))
+				return false;
+			if (ag->kind == GR_SCAN_COUNT_COL)
+				scale = -1;		/* counted, not folded */
+			else if (type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
 				return false;
 			ag->dec_scale = scale;
 		}

@@ -481,8 +481,14 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 
 		outnulls[o] = true;
 		for (int a = 0; a < bs->desc->naggs; a++)
-			if (t->argouts[a] == o && !isnull)
+		{
+			if (t->argouts[a] != o || isnull)
+				continue;
+			if (bs->desc->aggs[a].kind == GR_SCAN_COUNT_COL)
+				gr_sink_add_count(bs->sink, 0, a, 1);
+			else
 				gr_sink_add_datum(bs->sink, 0, a, v);
+		}
 	}
 	ExecClearTuple(t->xslot);
 	ResetExprContext(econtext);
@@ -649,13 +655,12 @@ page_gpu(void *arg, struct GrPageJob *job)
 	for (int a = 0; a < bs->desc->naggs; a++)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
-		int			c = t->argcols[a];
 		const GrPageOut *po;
 
 		if (ag->kind == GR_SCAN_COUNT_STAR)
 			gr_sink_add_count(bs->sink, 0, a, rows);
 		else if (ag->kind == GR_SCAN_COUNT_COL)
-			gr_sink_add_count(bs->sink, 0, a, job->counts[c]);
+			gr_sink_add_count(bs->sink, 0, a, job->counts[t->rowcols[a]]);
 		if (ag->kind != GR_SCAN_AGG)
 			continue;
 		po = &job->outs[j++];

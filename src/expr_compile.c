@@ -38,15 +38,7 @@
 /* largest numeric scale compiled (numeric.c's scales beyond it stay with PostgreSQL) */
 #define GR_EXPR_MAX_SCALE 30
 
-/* A compiled value: its register and what it holds. */
-typedef struct XVal
-{
-	int			reg;
-	GrExprKind	kind;
-	Oid			type;			/* its SQL type */
-	int			w;				/* bytes of an integer or float type */
-	int			scale;			/* a decimal's */
-} XVal;
+typedef GrExprVal XVal;
 
 void
 gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
@@ -266,7 +258,8 @@ not_runtime_walker(Node *node, void *context)
 	if (IsA(node, Param) && ((Param *) node)->paramkind != PARAM_EXTERN)
 		return true;
 	if (IsA(node, SubLink) || IsA(node, SubPlan) || IsA(node, Aggref) ||
-		IsA(node, WindowFunc) || IsA(node, Var) || IsA(node, PlaceHolderVar))
+		IsA(node, WindowFunc) || IsA(node, Var) || IsA(node, PlaceHolderVar) ||
+		IsA(node, CaseTestExpr))
 		return true;
 	return expression_tree_walker(node, not_runtime_walker, context);
 }
@@ -492,6 +485,144 @@ test(GrExprBuilder *b, int op, XVal *a, XVal *out)
 	out->type = BOOLOID;
 	out->w = 1;
 	return new_reg(b, &out->reg) && emit(b, op, 0, 0, out->reg, a->reg, -1, 0);
+}
+
+/*
+ * Whether a choice's values share one kind and, for numeric, one scale: the
+ * choice returns the chosen value as it is, so its display scale is the
+ * value's own, which a register of one scale holds only when all agree.
+ */
+static bool
+same_shape(const XVal *a, const XVal *b)
+{
+	return a->kind == b->kind && (a->kind != GR_XK_DEC || a->scale == b->scale);
+}
+
+/* A NULL of a value's kind, for a CASE without ELSE and NULLIF. */
+static bool
+null_of(GrExprBuilder *b, const XVal *like, XVal *out)
+{
+	return load_const(b, like, (Datum) 0, true, -1, out);
+}
+
+/* dst = cond ? a : c, into a new register of a's kind */
+static bool
+choose(GrExprBuilder *b, const XVal *cond, const XVal *a, const XVal *c, XVal *out)
+{
+	*out = *a;
+	return new_reg(b, &out->reg) && emit(b, GR_X_SELECT, 0, 0, out->reg, cond->reg, a->reg, c->reg);
+}
+
+/*
+ * CASE, searched or simple (whose WHEN clauses compare the CASE's value,
+ * CaseTestExpr, with theirs): every branch is computed and the first true
+ * condition's taken, so a branch PostgreSQL would not reach can only make
+ * the row handed back (a division by zero it guards), never change it.
+ */
+static bool
+case_expr(GrExprBuilder *b, CaseExpr *ce, XVal *out)
+{
+	XVal		saved = b->case_value;
+	bool		had = b->has_case_value;
+	XVal		result;
+	XVal	   *conds;
+	XVal	   *thens;
+	int			n = list_length(ce->args);
+	ListCell   *lc;
+
+	if (ce->arg != NULL)
+	{
+		if (!compile(b, ce->arg, &b->case_value))
+			return false;
+		b->has_case_value = true;
+	}
+	conds = palloc(sizeof(XVal) * n);
+	thens = palloc(sizeof(XVal) * n);
+	foreach(lc, ce->args)
+	{
+		CaseWhen   *w = lfirst_node(CaseWhen, lc);
+		int			i = foreach_current_index(lc);
+
+		if (!compile(b, w->expr, &conds[i]) || conds[i].kind != GR_XK_BOOL ||
+			!compile(b, w->result, &thens[i]) ||
+			(i > 0 && !same_shape(&thens[0], &thens[i])))
+			return false;
+	}
+	b->case_value = saved;
+	b->has_case_value = had;
+	if (ce->defresult != NULL && !IsA(ce->defresult, Const))
+	{
+		if (!compile(b, ce->defresult, &result) || !same_shape(&thens[0], &result))
+			return false;
+	}
+	else if (ce->defresult != NULL && !((Const *) ce->defresult)->constisnull)
+	{
+		if (!compile(b, ce->defresult, &result) || !same_shape(&thens[0], &result))
+			return false;
+	}
+	else if (!null_of(b, &thens[0], &result))
+		return false;
+	for (int i = n - 1; i >= 0; i--)
+	{
+		XVal		next;
+
+		if (!choose(b, &conds[i], &thens[i], &result, &next))
+			return false;
+		result = next;
+	}
+	*out = result;
+	return true;
+}
+
+/* COALESCE, GREATEST, LEAST: a fold over the arguments, left to right. */
+static bool
+fold_args(GrExprBuilder *b, List *args, int op, XVal *out)
+{
+	ListCell   *lc;
+
+	foreach(lc, args)
+	{
+		XVal		a;
+		int			reg;
+
+		if (!compile(b, lfirst(lc), &a))
+			return false;
+		if (foreach_current_index(lc) == 0)
+		{
+			*out = a;
+			continue;
+		}
+		if (!same_shape(out, &a) || (op != GR_X_COALESCE && a.kind == GR_XK_BOOL) ||
+			!new_reg(b, &reg) ||
+			!emit(b, op, out->kind, 0, reg, out->reg, a.reg, 0))
+			return false;
+		out->reg = reg;
+	}
+	return true;
+}
+
+/* NULLIF(a, b): NULL where a = b (PostgreSQL's equality of the two), else a. */
+static bool
+nullif(GrExprBuilder *b, NullIfExpr *ni, XVal *out)
+{
+	XVal		a,
+				c,
+				eq,
+				nul;
+	char	   *name = get_opname(ni->opno);
+
+	if (name == NULL || strcmp(name, "=") != 0 || list_length(ni->args) != 2 ||
+		get_func_namespace(get_opcode(ni->opno)) != PG_CATALOG_NAMESPACE ||
+		!compile(b, linitial(ni->args), &a) || !compile(b, lsecond(ni->args), &c))
+		return false;
+	{
+		XVal		l = a;
+
+		/* compare copies: the value returned keeps its own scale */
+		if (!compare(b, GR_XC_EQ, &l, &c, &eq) || !null_of(b, &a, &nul))
+			return false;
+	}
+	return choose(b, &eq, &nul, &a, out);
 }
 
 /* x = ANY (constant array), or x <> ALL (...) */
@@ -747,6 +878,27 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 			}
 		case T_ScalarArrayOpExpr:
 			return in_list(b, (ScalarArrayOpExpr *) e, out);
+		case T_CaseExpr:
+			return case_expr(b, (CaseExpr *) e, out);
+		case T_CaseTestExpr:
+			if (!b->has_case_value)
+				return false;
+			*out = b->case_value;
+			return true;
+		case T_CoalesceExpr:
+			return fold_args(b, ((CoalesceExpr *) e)->args, GR_X_COALESCE, out);
+		case T_MinMaxExpr:
+			{
+				MinMaxExpr *mm = (MinMaxExpr *) e;
+
+				/* the type's own ordering: the kinds compiled here have it */
+				if (OidIsValid(mm->inputcollid))
+					return false;
+				return fold_args(b, mm->args, mm->op == IS_GREATEST ? GR_X_GREATEST : GR_X_LEAST,
+								 out);
+			}
+		case T_NullIfExpr:
+			return nullif(b, (NullIfExpr *) e, out);
 		case T_Param:
 		case T_SQLValueFunction:	/* CURRENT_DATE, LOCALTIMESTAMP, ... */
 			break;
@@ -816,7 +968,7 @@ gr_expr_check(const GrExprProg *p, int ncols)
 	{
 		const GrExprStep *st = &p->steps[s];
 
-		if (st->op > GR_X_QUAL || st->dst >= GR_EXPR_MAX_REGS)
+		if (st->op > GR_X_LAST || st->dst >= GR_EXPR_MAX_REGS)
 			return false;
 		if (st->op == GR_X_COL)
 		{
@@ -830,6 +982,7 @@ gr_expr_check(const GrExprProg *p, int ncols)
 		}
 		else if (st->a < 0 || st->a >= GR_EXPR_MAX_REGS || st->b >= GR_EXPR_MAX_REGS ||
 				 (st->op == GR_X_IN && st->c + st->w > p->nconsts) ||
+				 (st->op == GR_X_SELECT && (st->b < 0 || st->c < 0 || st->c >= GR_EXPR_MAX_REGS)) ||
 				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)))
 			return false;
 	}

@@ -20,6 +20,16 @@ typedef int (*GrExprColumnOf) (void *arg, AttrNumber attno);
 /* A run-time constant's index among the node's custom_exprs. */
 typedef int (*GrExprRuntimeOf) (void *arg, Expr *expr);
 
+/* A compiled value: the register that holds it, and what it holds. */
+typedef struct GrExprVal
+{
+	int			reg;
+	int			kind;			/* GrExprKind */
+	Oid			type;			/* its SQL type */
+	int			w;				/* bytes of an integer or float type */
+	int			scale;			/* a decimal's */
+} GrExprVal;
+
 /* One program being compiled, for the table of range table index relid. */
 typedef struct GrExprBuilder
 {
@@ -44,6 +54,9 @@ typedef struct GrExprBuilder
 		int			reg;
 	}			loaded[GR_EXPR_MAX_REGS];
 	int			nloaded;
+	/* a simple CASE's value, which its WHEN clauses read as CaseTestExpr */
+	GrExprVal	case_value;
+	bool		has_case_value;
 	List	   *quals;			/* the conjuncts compiled, in order (for fallback rows) */
 	List	   *outs;			/* the outputs' expressions */
 } GrExprBuilder;
