@@ -57,7 +57,9 @@ typedef enum GrExprKind
 	GR_XK_INT,
 	GR_XK_FLOAT,
 	GR_XK_DEC,
-	GR_XK_BOOL
+	GR_XK_BOOL,
+	GR_XK_TEXT,					/* text, varchar: the bytes of a value */
+	GR_XK_BPCHAR				/* char(n): compared without trailing blanks */
 } GrExprKind;
 
 /* comparisons (GrExprStep.sub of the CMP steps) */
@@ -78,7 +80,8 @@ typedef enum GrExprColKind
 	GR_XCOL_FLOAT,				/* float of w bytes */
 	GR_XCOL_NUMERIC,			/* the address of a numeric varlena (in the page, or
 								 * the kernel's shared copy of it), scale in c */
-	GR_XCOL_BOOL
+	GR_XCOL_BOOL,
+	GR_XCOL_TEXT				/* the address of a text-like varlena */
 } GrExprColKind;
 
 typedef enum GrExprOp
@@ -111,10 +114,16 @@ typedef enum GrExprOp
 	/* choices, not strict: CASE's branch (a true: b, else register c), */
 	GR_X_SELECT,
 	/* COALESCE's (a unless NULL, else b), GREATEST's and LEAST's (sub: the kind) */
-	GR_X_COALESCE, GR_X_GREATEST, GR_X_LEAST
+	GR_X_COALESCE, GR_X_GREATEST, GR_X_LEAST,
+	/* text: comparison (sub: GrExprCmp; w 1: char(n)'s, without trailing blanks) */
+	GR_X_CMP_T,
+	/* text: LIKE 'prefix%' (the prefix: constant c) */
+	GR_X_PREFIX
 } GrExprOp;
 
-#define GR_X_LAST GR_X_LEAST
+#define GR_X_LAST GR_X_PREFIX
+/* bytes of text constants one program holds */
+#define GR_EXPR_TEXT_POOL		1024
 
 typedef struct GrExprStep
 {
@@ -155,6 +164,9 @@ typedef struct GrExprProg
 	uint8_t		out_w[GR_EXPR_MAX_OUTS];
 	GrExprStep	steps[GR_EXPR_MAX_STEPS];
 	GrExprConst consts[GR_EXPR_MAX_CONSTS];
+	/* text constants' bytes (GrExprConst.i: offset, dlo: length) */
+	uint16_t	ntext;
+	uint8_t		text[GR_EXPR_TEXT_POOL];
 } GrExprProg;
 
 typedef struct GrExprReg
@@ -166,6 +178,11 @@ typedef struct GrExprReg
 		double		f;
 		gr_int128	d;
 		bool		b;
+		struct					/* text: a value's bytes */
+		{
+			const uint8_t *p;
+			int32_t		len;
+		}			t;
 	};
 } GrExprReg;
 
@@ -378,6 +395,48 @@ gr_expr_const_dec(const GrExprConst *k)
 	return (gr_int128) ((((unsigned __int128) (uint64_t) k->dhi) << 64) | k->dlo);
 }
 
+/*
+ * A text-like varlena's bytes; false for a TOAST pointer or a compressed
+ * value, which only PostgreSQL reads.
+ */
+GR_HOSTDEV bool
+gr_text_bytes(const uint8_t *v, const uint8_t **p, int32_t *len)
+{
+	if (v[0] == 0x01)
+		return false;
+	if (v[0] & 0x01)
+	{
+		*len = ((v[0] >> 1) & 0x7F) - 1;
+		*p = v + 1;
+		return *len >= 0;
+	}
+	if ((v[0] & 0x03) != 0)
+		return false;
+	*len = (int32_t) ((gr_load32(v) >> 2) & 0x3FFFFFFF) - 4;
+	*p = v + 4;
+	return *len >= 0;
+}
+
+/* Byte order of two strings ("C" collation), char(n)'s trailing blanks dropped first. */
+GR_HOSTDEV int
+gr_text_cmp(const uint8_t *a, int32_t al, const uint8_t *b, int32_t bl, bool bpchar)
+{
+	int32_t		n;
+
+	if (bpchar)
+	{
+		while (al > 0 && a[al - 1] == ' ')
+			al--;
+		while (bl > 0 && b[bl - 1] == ' ')
+			bl--;
+	}
+	n = al < bl ? al : bl;
+	for (int32_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return al < bl ? -1 : (al > bl ? 1 : 0);
+}
+
 /* A comparison's three-way result as the boolean of operator sub. */
 GR_HOSTDEV bool
 gr_expr_cmp_result(int cmp, int sub)
@@ -439,6 +498,11 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 					case GR_XCOL_BOOL:
 						d->b = (vals[st->a] & 0xFF) != 0;
 						break;
+					case GR_XCOL_TEXT:
+						if (!gr_text_bytes((const uint8_t *) (uintptr_t) vals[st->a],
+										   &d->t.p, &d->t.len))
+							return GR_EXPR_FALLBACK;
+						break;
 					default:
 						if (!gr_numeric_scaled((const uint8_t *) (uintptr_t) vals[st->a],
 											   st->c, &d->d))
@@ -459,6 +523,11 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				d->d = gr_expr_const_dec(k);
 			else if (st->sub == GR_XK_BOOL)
 				d->b = k->i != 0;
+			else if (st->sub >= GR_XK_TEXT)
+			{
+				d->t.p = p->text + k->i;
+				d->t.len = (int32_t) k->dlo;
+			}
 			continue;
 		}
 		/* registers: b is -1 where a step has one operand (or a constant range) */
@@ -566,6 +635,9 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 							found = a->i == k->i;
 						else if (st->sub == GR_XK_FLOAT)
 							found = gr_float_cmp(a->f, k->f) == 0;
+						else if (st->sub >= GR_XK_TEXT)
+							found = gr_text_cmp(a->t.p, a->t.len, p->text + k->i, (int32_t) k->dlo,
+												st->sub == GR_XK_BPCHAR) == 0;
 						else
 							found = a->d == gr_expr_const_dec(k);
 					}
@@ -725,6 +797,19 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 			case GR_X_CMP_D:
 				d->b = gr_expr_cmp_result(a->d > b->d ? 1 : (a->d < b->d ? -1 : 0), st->sub);
 				break;
+			case GR_X_CMP_T:
+				d->b = gr_expr_cmp_result(gr_text_cmp(a->t.p, a->t.len, b->t.p, b->t.len,
+													  st->w == 1), st->sub);
+				break;
+			case GR_X_PREFIX:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+					int32_t		n = (int32_t) k->dlo;
+
+					d->b = a->t.len >= n &&
+						gr_text_cmp(a->t.p, n, p->text + k->i, n, false) == 0;
+					break;
+				}
 			case GR_X_NOT:
 				d->b = !a->b;
 				break;

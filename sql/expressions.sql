@@ -74,7 +74,7 @@ SELECT * FROM exq('SELECT sum(COALESCE(q, 0.00) * p), sum(CASE WHEN q IS NULL TH
 SELECT * FROM exq('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
 -- a choice among numerics of different scales returns each value's own scale: not compiled
 SELECT node FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END) FROM ex');
--- what the node does not compile keeps PostgreSQL's plan (text, a user's function)
+-- what the node does not compile keeps PostgreSQL's plan (a cast to text, a user's function)
 SELECT node FROM exq($q$SELECT sum(a) FROM ex WHERE a::text = '7'$q$);
 CREATE FUNCTION ex_double(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN $1 * 2; END';
 SELECT node FROM exq('SELECT sum(a) FROM ex WHERE a * 2 > 0 AND ex_double(a) > 0');
@@ -101,6 +101,32 @@ BEGIN
 END $$;
 SELECT ex_counted('SELECT sum(w * 100) FROM ex');
 SELECT ex_counted('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
+
+-- text, varchar and char(n): equality, IN lists and LIKE 'prefix%' under any
+-- deterministic collation (byte equality), ordering under "C"; char(n)
+-- compares without its trailing blanks; compressed and TOAST-ed values are
+-- handed back to PostgreSQL
+CREATE TABLE tx (id int, s text, v varchar(12), c char(4), amount int);
+INSERT INTO tx
+SELECT g, CASE WHEN g % 17 = 0 THEN NULL WHEN g % 101 = 0 THEN repeat('ab', 2000)
+               WHEN g % 103 = 0 THEN (SELECT string_agg(md5((g * 1000 + i)::text), '') FROM generate_series(1, 100) i)
+               ELSE (ARRAY['ab', 'abc', 'b', 'ba', 'x', 'é', 'ab ', ''])[1 + g % 8] END,
+       (ARRAY['alpha', 'beta', 'gamma', NULL])[1 + g % 4],
+       (ARRAY['ab', 'ab  ', 'abc', 'b'])[1 + g % 4], g % 1000
+FROM generate_series(1, 20000) g;
+ANALYZE tx;
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s = 'ab'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s <> 'ab' AND v IN ('beta', 'gamma')$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE c = 'ab' OR c IN ('b', 'zz')$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s LIKE 'ab%' AND c NOT LIKE 'abc%'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s COLLATE "C" < 'b' AND v COLLATE "C" >= 'beta'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(CASE WHEN s = 'x' THEN amount ELSE 0 END) FROM tx WHERE s IS NOT NULL$q$);
+SELECT * FROM exq($q$SELECT count(*) FROM tx WHERE s LIKE 'abab%'$q$);
+SELECT ex_counted($q$SELECT count(*) FROM tx WHERE s LIKE 'abab%'$q$);
+-- LIKE with _ or an inner %, and text functions, keep PostgreSQL's plan
+SELECT node FROM exq($q$SELECT count(*) FROM tx WHERE s LIKE 'a_%'$q$);
+SELECT node FROM exq($q$SELECT count(*) FROM tx WHERE lower(s) = 'ab'$q$);
+DROP TABLE tx;
 
 -- parameters of a prepared statement (custom and generic plans)
 PREPARE pq(int, int2) AS SELECT sum(p * 2), count(*) FROM ex WHERE a > $1 AND s IN (2, 4) AND s <> $2;

@@ -32,6 +32,7 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
+#include "utils/pg_locale.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -85,6 +86,15 @@ type_kind(Oid type, int32 typmod, XVal *v)
 		case BOOLOID:
 			v->kind = GR_XK_BOOL;
 			v->w = 1;
+			return true;
+		case TEXTOID:
+		case VARCHAROID:
+			v->kind = GR_XK_TEXT;
+			v->w = 0;
+			return true;
+		case BPCHAROID:
+			v->kind = GR_XK_BPCHAR;
+			v->w = 0;
 			return true;
 		case NUMERICOID:
 			/* a declared scale: every value of the column has it */
@@ -199,6 +209,11 @@ const_value(GrExprConst *k, const XVal *v, Datum value, bool isnull)
 		case BOOLOID:
 			k->i = DatumGetBool(value);
 			break;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			/* the bytes into the program's pool: fixed at compile time only */
+			return false;
 		case NUMERICOID:
 			{
 				gr_int128	d;
@@ -222,6 +237,32 @@ gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type)
 	if (!type_kind(type, -1, &v) || v.kind == GR_XK_DEC ||
 		!const_value(&p->consts[k], &v, value, isnull))
 		elog(ERROR, "gpu_reduce: cannot bind an expression constant of type %u", type);
+}
+
+/* A text literal's bytes as constant k, in the program's pool; false when full. */
+static bool
+text_const(GrExprBuilder *b, Datum value, int *k)
+{
+	text	   *t = DatumGetTextPP(value);
+	int			len = VARSIZE_ANY_EXHDR(t);
+
+	if (!new_const(b, k) || b->prog.ntext + len > GR_EXPR_TEXT_POOL)
+		return false;
+	memcpy(b->prog.text + b->prog.ntext, VARDATA_ANY(t), len);
+	b->prog.consts[*k].i = b->prog.ntext;
+	b->prog.consts[*k].dlo = len;
+	b->prog.ntext += len;
+	return true;
+}
+
+/* Whether a comparison of text under a collation gives byte order (or byte equality). */
+static bool
+text_collation_ok(Oid collid, bool equality)
+{
+	if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
+		return false;
+	/* equality is byte equality under any deterministic collation */
+	return equality || gr_collation_is_c(collid);
 }
 
 /* A literal or run-time constant into a new register. */
@@ -329,6 +370,9 @@ comparable(GrExprBuilder *b, XVal *l, XVal *r)
 		case GR_XK_DEC:
 			return rescale(b, l, Max(l->scale, r->scale)) &&
 				rescale(b, r, Max(l->scale, r->scale));
+		case GR_XK_TEXT:
+		case GR_XK_BPCHAR:
+			return true;		/* the same kind: text with text, char(n) with char(n) */
 		default:
 			return false;
 	}
@@ -354,11 +398,13 @@ compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
 
 	if (!comparable(b, l, r))
 		return false;
-	op = l->kind == GR_XK_INT ? GR_X_CMP_I : l->kind == GR_XK_FLOAT ? GR_X_CMP_F : GR_X_CMP_D;
+	op = l->kind == GR_XK_INT ? GR_X_CMP_I : l->kind == GR_XK_FLOAT ? GR_X_CMP_F :
+		l->kind == GR_XK_DEC ? GR_X_CMP_D : GR_X_CMP_T;
 	out->kind = GR_XK_BOOL;
 	out->type = BOOLOID;
 	out->w = 1;
-	return new_reg(b, &out->reg) && emit(b, op, cmp, 0, out->reg, l->reg, r->reg, 0);
+	return new_reg(b, &out->reg) &&
+		emit(b, op, cmp, l->kind == GR_XK_BPCHAR, out->reg, l->reg, r->reg, 0);
 }
 
 /* Arithmetic of two values: an operator name, its result type. */
@@ -592,7 +638,8 @@ fold_args(GrExprBuilder *b, List *args, int op, XVal *out)
 			*out = a;
 			continue;
 		}
-		if (!same_shape(out, &a) || (op != GR_X_COALESCE && a.kind == GR_XK_BOOL) ||
+		if (!same_shape(out, &a) ||
+			(op != GR_X_COALESCE && (a.kind == GR_XK_BOOL || a.kind >= GR_XK_TEXT)) ||
 			!new_reg(b, &reg) ||
 			!emit(b, op, out->kind, 0, reg, out->reg, a.reg, 0))
 			return false;
@@ -623,6 +670,51 @@ nullif(GrExprBuilder *b, NullIfExpr *ni, XVal *out)
 			return false;
 	}
 	return choose(b, &eq, &nul, &a, out);
+}
+
+/*
+ * x LIKE 'prefix%' (or NOT LIKE): a literal pattern of plain characters
+ * and one final %, no _ and no escape, is a test of the value's first
+ * bytes (of char(n), blanks included, as bpcharlike sees them).
+ */
+static bool
+like_prefix(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *out)
+{
+	Const	   *c = (Const *) pattern;
+	text	   *t;
+	char	   *p;
+	int			len;
+	int			k;
+	Const		prefix;
+
+	if (!IsA(c, Const) || c->constisnull)
+		return false;
+	t = DatumGetTextPP(c->constvalue);
+	p = VARDATA_ANY(t);
+	len = VARSIZE_ANY_EXHDR(t);
+	if (len < 1 || p[len - 1] != '%')
+		return false;
+	for (int i = 0; i < len - 1; i++)
+		if (p[i] == '%' || p[i] == '_' || p[i] == '\\')
+			return false;
+	prefix = *c;
+	prefix.constvalue = PointerGetDatum(cstring_to_text_with_len(p, len - 1));
+	if (!text_const(b, prefix.constvalue, &k))
+		return false;
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	if (!new_reg(b, &out->reg) || !emit(b, GR_X_PREFIX, 0, 0, out->reg, x->reg, -1, k))
+		return false;
+	if (negate)
+	{
+		int			reg;
+
+		if (!new_reg(b, &reg) || !emit(b, GR_X_NOT, 0, 0, reg, out->reg, -1, 0))
+			return false;
+		out->reg = reg;
+	}
+	return true;
 }
 
 /* x = ANY (constant array), or x <> ALL (...) */
@@ -659,6 +751,27 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 	deconstruct_array(at, elemtype, typlen, typbyval, typalign, &vals, &nulls, &n);
 	if (n > 255)
 		return false;
+	if (x.kind >= GR_XK_TEXT)
+	{
+		/* byte equality: a deterministic collation, elements of the value's type */
+		if (!text_collation_ok(sa->inputcollid, true) || !type_kind(elemtype, -1, &elem) ||
+			elem.kind != x.kind)
+			return false;
+		for (int i = 0; i < n; i++)
+		{
+			int			k;
+
+			if (nulls[i])
+			{
+				if (!new_const(b, &k))
+					return false;
+				b->prog.consts[k].isnull = true;
+			}
+			else if (!text_const(b, vals[i], &k))
+				return false;
+		}
+		goto emit_in;
+	}
 	if (x.kind == GR_XK_DEC)
 	{
 		/* the elements at the value's scale, or the value at theirs */
@@ -686,6 +799,7 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 		if (!new_const(b, &k) || !const_value(&b->prog.consts[k], &elem, vals[i], nulls[i]))
 			return false;
 	}
+emit_in:
 	out->kind = GR_XK_BOOL;
 	out->type = BOOLOID;
 	out->w = 1;
@@ -720,7 +834,8 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 					return false;
 				col = b->column_of(b->arg, v->varattno);
 				sub = out->kind == GR_XK_INT ? GR_XCOL_INT : out->kind == GR_XK_FLOAT ?
-					GR_XCOL_FLOAT : out->kind == GR_XK_BOOL ? GR_XCOL_BOOL : GR_XCOL_NUMERIC;
+					GR_XCOL_FLOAT : out->kind == GR_XK_BOOL ? GR_XCOL_BOOL :
+					out->kind >= GR_XK_TEXT ? GR_XCOL_TEXT : GR_XCOL_NUMERIC;
 				for (int i = 0; i < b->nloaded; i++)
 					if (b->loaded[i].col == col && b->loaded[i].sub == sub &&
 						b->loaded[i].scale == out->scale)
@@ -757,6 +872,16 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 					typmod = VARHDRSZ;
 				if (!type_kind(c->consttype, typmod, &v))
 					return false;
+				if (v.kind >= GR_XK_TEXT)
+				{
+					int			k;
+
+					*out = v;
+					if (c->constisnull)
+						return load_const(b, &v, (Datum) 0, true, -1, out);
+					return text_const(b, c->constvalue, &k) && new_reg(b, &out->reg) &&
+						emit(b, GR_X_CONST, v.kind, 0, out->reg, k, -1, 0);
+				}
 				return load_const(b, &v, c->constvalue, c->constisnull, -1, out);
 			}
 		case T_RelabelType:
@@ -801,6 +926,17 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
+				if (l.kind >= GR_XK_TEXT)
+				{
+					Oid			collid = ((OpExpr *) e)->inputcollid;
+
+					if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
+						return text_collation_ok(collid, true) &&
+							like_prefix(b, lsecond(args), &l, name[0] == '!', out);
+					if ((cmp = cmp_of_name(name)) < 0 || l.kind != r.kind ||
+						!text_collation_ok(collid, cmp <= GR_XC_NE))
+						return false;
+				}
 				if ((cmp = cmp_of_name(name)) >= 0)
 					return restype == BOOLOID && compare(b, cmp, &l, &r, out);
 				return arith(b, name, &l, &r, restype, out);
@@ -989,5 +1125,26 @@ gr_expr_check(const GrExprProg *p, int ncols)
 	for (int o = 0; o < p->nouts; o++)
 		if (p->out_reg[o] < 0 || p->out_reg[o] >= GR_EXPR_MAX_REGS)
 			return false;
+	if (p->ntext > GR_EXPR_TEXT_POOL)
+		return false;
+	/* text constants lie in the pool */
+	for (int s = 0; s < p->nsteps; s++)
+	{
+		const GrExprStep *st = &p->steps[s];
+		int			first = -1,
+					n = 0;
+
+		if (st->op == GR_X_CONST && st->sub >= GR_XK_TEXT)
+			first = st->a, n = 1;
+		else if (st->op == GR_X_IN && st->sub >= GR_XK_TEXT)
+			first = st->c, n = st->w;
+		else if (st->op == GR_X_PREFIX)
+			first = st->c, n = 1;
+		for (int k = first; k >= 0 && k < first + n; k++)
+			if (k >= p->nconsts || (!p->consts[k].isnull &&
+									(p->consts[k].i < 0 ||
+									 p->consts[k].i + p->consts[k].dlo > p->ntext)))
+				return false;
+	}
 	return true;
 }

@@ -150,10 +150,10 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		return gr_gpu_pages_unavailable();
 	if (pages < GR_PAGE_MIN_JOB_PAGES)
 		return "gpu_reduce.page_pins or shared_buffers is too small";
-	/* the program reads a numeric's varlena: a default's copy is in this process only */
+	/* the program reads a varlena (numeric, text): a default's copy is in this process only */
 	for (int c = 0; prog != NULL && c < d->ncols; c++)
 		if (d->att[d->col_attno[c]].len == -1 && d->att[d->col_attno[c]].has_missing)
-			return "a numeric column added with a default (older rows' value is in backend memory)";
+			return "a variable-length column added with a default (older rows' value is in backend memory)";
 	for (int o = 0; o < nouts; o++)
 		if (gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k) < 0)
 			return "an aggregate the GPU cannot reduce";
