@@ -469,7 +469,7 @@ gr_expr_cmp_result(int cmp, int sub)
 /* A row's verdict and its outputs: steps in order, the WHERE conjuncts first. */
 GR_HOSTDEV GrExprResult
 gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
-			 uint64_t *outvals, bool *outnulls)
+			 uint64_t *outvals, bool *outnulls, gr_int128 *wide)
 {
 	GrExprReg	r[GR_EXPR_MAX_REGS];
 
@@ -847,7 +847,19 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				break;
 			default:
 				if (v->d > INT64_MAX || v->d < INT64_MIN)
-					return GR_EXPR_FALLBACK;
+				{
+					/*
+					 * Past the column's 64 bits: the host takes the value as it
+					 * is (wide[o], the column NULL, outvals[o] 1 to say so);
+					 * the device hands the row back
+					 */
+					if (wide == NULL)
+						return GR_EXPR_FALLBACK;
+					wide[o] = v->d;
+					outnulls[o] = true;
+					outvals[o] = 1;
+					break;
+				}
 				outvals[o] = (uint64_t) (int64_t) v->d;
 				break;
 		}

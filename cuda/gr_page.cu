@@ -142,7 +142,7 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 			}
 			if (PROG && pass)
 			{
-				GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + dcols, nulls + dcols);
+				GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + dcols, nulls + dcols, NULL);
 
 				pass = res == GR_EXPR_PASS;
 				if (res == GR_EXPR_FALLBACK)

@@ -101,6 +101,10 @@ BEGIN
 END $$;
 SELECT ex_counted('SELECT sum(w * 100) FROM ex');
 SELECT ex_counted('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
+-- computed numerics past 64 bits (p^4 at scale 8): the CPU decoder takes
+-- them as they are, no row handed back
+SELECT * FROM exq('SELECT sum(p * p * p * p), avg(p * p * p * p), max(p * p * p * p), count(p * p * p * p) FROM ex');
+SELECT ex_counted('SELECT sum(p * p * p * p) FROM ex');
 
 -- text, varchar and char(n): equality, IN lists and LIKE 'prefix%' under any
 -- deterministic collation (byte equality), ordering under "C"; char(n)

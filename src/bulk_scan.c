@@ -452,6 +452,33 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 }
 
 /*
+ * A row's computed numerics past 64 bits (the program flags them, their
+ * columns NULL): each goes to its aggregates as it is, a sum's or average's
+ * straight into the numeric sum at its scale.
+ */
+static void
+wide_outputs(BulkScanState *bs, BulkTable *t, const uint64 *outvals, const bool *outnulls,
+			 const gr_int128 *wide)
+{
+	for (int o = 0; o < t->prog->nouts; o++)
+	{
+		if (t->prog->out_kind[o] != GR_XO_DEC || !outnulls[o] || outvals[o] != 1)
+			continue;
+		for (int a = 0; a < bs->desc->naggs; a++)
+		{
+			const GrScanAgg *ag = &bs->desc->aggs[a];
+
+			if (t->argouts[a] != o)
+				continue;
+			if (ag->kind == GR_SCAN_COUNT_COL)
+				gr_sink_add_count(bs->sink, 0, a, 1);
+			else
+				gr_sink_add_scaled(bs->sink, 0, a, wide[o], ag->dec_scale);
+		}
+	}
+}
+
+/*
  * A row the expression program handed back: PostgreSQL evaluates its
  * conjuncts and its outputs, as its own scan would (raising its errors);
  * the outputs go to their aggregates as values, and the row's computed
@@ -533,13 +560,16 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			continue;
 		if (t->prog != NULL)
 		{
-			GrExprResult res = gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols);
+			gr_int128	wide[GR_EXPR_MAX_OUTS];
+			GrExprResult res = gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide);
 
 			if (res == GR_EXPR_REJECT)
 				continue;
 			if (res == GR_EXPR_FALLBACK &&
 				!fallback_row(bs, t, page, blk, offs[i], len, tn + d->ncols))
 				continue;
+			if (res == GR_EXPR_PASS)
+				wide_outputs(bs, t, tv + d->ncols, tn + d->ncols, wide);
 		}
 		/* the row's columns at its index: aligned, NULLs flagged */
 		for (int c = 0; c < ncols; c++)

@@ -246,6 +246,13 @@ scaled_to_numeric(int128 v, int scale)
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
 }
 
+/* v / 10^scale as a numeric of display scale 'scale'. */
+Datum
+gr_scaled_numeric(int128 v, int scale)
+{
+	return scaled_to_numeric(v, scale);
+}
+
 /* A plain (detoasted, 4-byte header) copy in mcxt of a numeric in any varlena form. */
 static Datum
 num_copy(MemoryContext mcxt, Datum value)

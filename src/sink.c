@@ -6,6 +6,7 @@
 #include "sink.h"
 #include "gr_cuda.h"
 #include "native_partial.h"
+#include "accum.h"
 
 #include "catalog/pg_type.h"
 #include "utils/array.h"
@@ -162,6 +163,23 @@ gr_sink_add_datum(GrSink *s, int group, int agg, Datum value)
 			break;
 	}
 	add_values(st, ag->op, &bits, 1);
+}
+
+/*
+ * Add one computed numeric given as an int128 times 10^scale (one past the
+ * 64 bits of a computed column): a sum's or average's state takes it as it
+ * is, any other kind as a numeric.
+ */
+void
+gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale)
+{
+	GrState    *st = value_state(s, &gr_sink_group(s, group)[agg], agg);
+	GrDatumFold fold = gr_state_accum(st)->fold_datum;
+
+	if (fold == gr_num_sum_fold)
+		gr_numeric_add_scaled_sum(st, fold, v, 1, scale);
+	else
+		gr_sink_add_datum(s, group, agg, gr_scaled_numeric(v, scale));
 }
 
 /* Add to a count(*) or count(col) of a group. */

@@ -308,6 +308,7 @@ typedef void (*GrDatumFold) (GrPartial *p, MemoryContext mcxt, Datum value);
 extern void gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n);
 extern void gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n,
 								   int scale);
+extern Datum gr_scaled_numeric(int128 v, int scale);
 extern void gr_numeric_add_scaled_sum(GrState *st, GrDatumFold fold, int128 sum, int64 count,
 									  int scale);
 
