@@ -23,6 +23,8 @@
  */
 #include "expr_compile.h"
 
+#include "catalog/pg_collation.h"
+#include "catalog/pg_database.h"
 #include "catalog/pg_namespace.h"
 #include "miscadmin.h"
 #include "catalog/pg_type.h"
@@ -32,7 +34,7 @@
 #include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/lsyscache.h"
-#include "utils/pg_locale.h"
+#include "utils/syscache.h"
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
@@ -255,6 +257,56 @@ text_const(GrExprBuilder *b, Datum value, int *k)
 	return true;
 }
 
+/* Whether a libc locale name sorts as byte order. */
+static bool
+c_locale_name(Datum name)
+{
+	char	   *s = TextDatumGetCString(name);
+
+	return strcmp(s, "C") == 0 || strcmp(s, "POSIX") == 0;
+}
+
+/*
+ * Whether a collation sorts by bytes: "C" and "POSIX", a libc collation of
+ * one of those locales, or the default collation of a database created with
+ * one (read from the catalogs: pg_locale.h is not usable by an extension
+ * everywhere, PostgreSQL 18's including ICU's headers).
+ */
+static bool
+collation_is_c(Oid collid)
+{
+	HeapTuple	tup;
+	bool		isnull;
+	Datum		name;
+	bool		result = false;
+
+	if (collid == C_COLLATION_OID || collid == POSIX_COLLATION_OID)
+		return true;
+	if (collid == DEFAULT_COLLATION_OID)
+	{
+		tup = SearchSysCache1(DATABASEOID, ObjectIdGetDatum(MyDatabaseId));
+		if (!HeapTupleIsValid(tup))
+			return false;
+		if (((Form_pg_database) GETSTRUCT(tup))->datlocprovider == COLLPROVIDER_LIBC)
+		{
+			name = SysCacheGetAttr(DATABASEOID, tup, Anum_pg_database_datcollate, &isnull);
+			result = !isnull && c_locale_name(name);
+		}
+		ReleaseSysCache(tup);
+		return result;
+	}
+	tup = SearchSysCache1(COLLOID, ObjectIdGetDatum(collid));
+	if (!HeapTupleIsValid(tup))
+		return false;
+	if (((Form_pg_collation) GETSTRUCT(tup))->collprovider == COLLPROVIDER_LIBC)
+	{
+		name = SysCacheGetAttr(COLLOID, tup, Anum_pg_collation_collcollate, &isnull);
+		result = !isnull && c_locale_name(name);
+	}
+	ReleaseSysCache(tup);
+	return result;
+}
+
 /* Whether a comparison of text under a collation gives byte order (or byte equality). */
 static bool
 text_collation_ok(Oid collid, bool equality)
@@ -262,7 +314,7 @@ text_collation_ok(Oid collid, bool equality)
 	if (!OidIsValid(collid) || !get_collation_isdeterministic(collid))
 		return false;
 	/* equality is byte equality under any deterministic collation */
-	return equality || gr_collation_is_c(collid);
+	return equality || collation_is_c(collid);
 }
 
 /* A literal or run-time constant into a new register. */

@@ -59,14 +59,4 @@
 #define gr_test_old_snapshot(snapshot, rel, page) ((void) 0)
 #endif
 
-/*
- * PostgreSQL 18 removed lc_collate_is_c(); a collation's locale says whether
- * it sorts as "C" (byte order).
- */
-#if PG_VERSION_NUM >= 180000
-#define gr_collation_is_c(collid) (pg_newlocale_from_collation(collid)->collate_is_c)
-#else
-#define gr_collation_is_c(collid) lc_collate_is_c(collid)
-#endif
-
 #endif							/* GR_PG_COMPAT_H */
