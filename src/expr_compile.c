@@ -280,7 +280,7 @@ collation_is_c(Oid collid)
 	Datum		name;
 	bool		result = false;
 
-	if (collid == C_COLLATION_OID || collid == POSIX_COLLATION_OID)
+	if (collid == C_COLLATION_OID)
 		return true;
 	if (collid == DEFAULT_COLLATION_OID)
 	{
