@@ -54,60 +54,49 @@ gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
 	b->arg = arg;
 }
 
+/* The types the program holds, but numeric (whose scale its modifier says): kind and width. */
+static const struct
+{
+	Oid			type;
+	GrExprKind	kind;
+	int			w;
+}			expr_types[] = {
+	{INT2OID, GR_XK_INT, 2},
+	{INT4OID, GR_XK_INT, 4},
+	{DATEOID, GR_XK_INT, 4},	/* days */
+	{INT8OID, GR_XK_INT, 8},
+	{TIMESTAMPOID, GR_XK_INT, 8},	/* microseconds */
+	{TIMESTAMPTZOID, GR_XK_INT, 8},
+	{FLOAT4OID, GR_XK_FLOAT, 4},
+	{FLOAT8OID, GR_XK_FLOAT, 8},
+	{BOOLOID, GR_XK_BOOL, 1},
+	{TEXTOID, GR_XK_TEXT, 0},
+	{VARCHAROID, GR_XK_TEXT, 0},
+	{BPCHAROID, GR_XK_BPCHAR, 0},
+};
+
 /* The kind and width of a type the program holds; false for any other. */
 static bool
 type_kind(Oid type, int32 typmod, XVal *v)
 {
 	v->type = type;
 	v->scale = 0;
-	switch (type)
-	{
-		case INT2OID:
-			v->kind = GR_XK_INT;
-			v->w = 2;
+	for (int i = 0; i < lengthof(expr_types); i++)
+		if (expr_types[i].type == type)
+		{
+			v->kind = expr_types[i].kind;
+			v->w = expr_types[i].w;
 			return true;
-		case INT4OID:
-		case DATEOID:
-			v->kind = GR_XK_INT;
-			v->w = 4;
-			return true;
-		case INT8OID:
-		case TIMESTAMPOID:
-		case TIMESTAMPTZOID:
-			v->kind = GR_XK_INT;
-			v->w = 8;
-			return true;
-		case FLOAT4OID:
-			v->kind = GR_XK_FLOAT;
-			v->w = 4;
-			return true;
-		case FLOAT8OID:
-			v->kind = GR_XK_FLOAT;
-			v->w = 8;
-			return true;
-		case BOOLOID:
-			v->kind = GR_XK_BOOL;
-			v->w = 1;
-			return true;
-		case TEXTOID:
-		case VARCHAROID:
-			v->kind = GR_XK_TEXT;
-			v->w = 0;
-			return true;
-		case BPCHAROID:
-			v->kind = GR_XK_BPCHAR;
-			v->w = 0;
-			return true;
-		case NUMERICOID:
-			/* a declared scale: every value of the column has it */
-			if (typmod < (int32) VARHDRSZ)
-				return false;
-			v->kind = GR_XK_DEC;
-			v->w = 16;
-			v->scale = (typmod - VARHDRSZ) & 0xFFFF;
-			return v->scale <= GR_EXPR_MAX_SCALE;
-	}
-	return false;
+		}
+	if (type != NUMERICOID)
+		return false;
+	/* a declared scale: every value of the column has it */
+	if (typmod < (int32) VARHDRSZ)
+		return false;
+	v->kind = GR_XK_DEC;
+	v->w = 16;
+	v->scale = (typmod - VARHDRSZ) & 0xFFFF;
+	return v->scale <= GR_EXPR_MAX_SCALE;
 }
 
 static bool
