@@ -118,10 +118,27 @@ typedef enum GrExprOp
 	/* text: comparison (sub: GrExprCmp; w 1: char(n)'s, without trailing blanks) */
 	GR_X_CMP_T,
 	/* text: LIKE 'prefix%' (the prefix: constant c) */
-	GR_X_PREFIX
+	GR_X_PREFIX,
+	/* a date's (w 4) or timestamp's (w 8) field (sub: GrExprField) as an integer */
+	GR_X_DATEPART,
+	/* a timestamp truncated to a field (sub: GrExprField) */
+	GR_X_DATETRUNC
 } GrExprOp;
 
-#define GR_X_LAST GR_X_PREFIX
+#define GR_X_LAST GR_X_DATETRUNC
+
+/* fields of EXTRACT, date_part and date_trunc */
+typedef enum GrExprField
+{
+	GR_XF_YEAR,
+	GR_XF_QUARTER,
+	GR_XF_MONTH,
+	GR_XF_DAY,
+	GR_XF_DOW,					/* 0 = Sunday */
+	GR_XF_DOY,
+	GR_XF_HOUR,
+	GR_XF_MINUTE
+} GrExprField;
 /* bytes of text constants one program holds */
 #define GR_EXPR_TEXT_POOL		1024
 
@@ -455,6 +472,51 @@ gr_expr_cmp_result(int cmp, int sub)
 			return cmp > 0;
 	}
 	return cmp >= 0;
+}
+
+/* datetime.c's date2j: the Julian day of a Gregorian date */
+GR_HOSTDEV int64_t
+gr_date2j(int64_t y, int64_t m, int64_t d)
+{
+	int64_t		julian,
+				century;
+
+	if (m > 2)
+	{
+		m += 1;
+		y += 4800;
+	}
+	else
+	{
+		m += 13;
+		y += 4799;
+	}
+	century = y / 100;
+	julian = y * 365 - 32167;
+	julian += y / 4 - century + century / 4;
+	julian += 7834 * m / 256 + d;
+	return julian;
+}
+
+/* datetime.c's j2date: the Gregorian date of a Julian day (>= 0) */
+GR_HOSTDEV void
+gr_j2date(int64_t jd, int *year, int *month, int *day)
+{
+	uint64_t	julian = (uint64_t) jd + 32044;
+	uint64_t	quad = julian / 146097;
+	uint64_t	extra = (julian - quad * 146097) * 4 + 3;
+	int64_t		y;
+
+	julian += 60 + quad * 3 + extra / 146097;
+	quad = julian / 1461;
+	julian -= quad * 1461;
+	y = (int64_t) (julian * 4 / 1461);
+	julian = ((y != 0) ? ((julian + 305) % 365) : ((julian + 306) % 366)) + 123;
+	y += (int64_t) quad * 4;
+	*year = (int) (y - 4800);
+	quad = julian * 2141 / 65536;
+	*day = (int) (julian - 7834 * quad / 256);
+	*month = (int) ((quad + 10) % 12 + 1);
 }
 
 /* timestamp bounds of date2timestamp: days whose microseconds fit, and the infinities */
@@ -813,6 +875,97 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 			case GR_X_NOT:
 				d->b = !a->b;
 				break;
+			case GR_X_DATEPART:
+			case GR_X_DATETRUNC:
+				{
+					int64_t		days,
+								usec = 0,
+								jd;
+					int			y,
+								m,
+								dd;
+
+					/* the infinities, and years before 1 (no year 0: PostgreSQL's rule) */
+					if (st->w == 4)
+					{
+						if (a->i == GR_DATE_NOBEGIN || a->i == GR_DATE_NOEND)
+							return GR_EXPR_FALLBACK;
+						days = a->i;
+					}
+					else
+					{
+						if (a->i == GR_TS_NOBEGIN || a->i == GR_TS_NOEND)
+							return GR_EXPR_FALLBACK;
+						days = a->i / GR_USECS_PER_DAY;
+						usec = a->i % GR_USECS_PER_DAY;
+						if (usec < 0)
+						{
+							days--;
+							usec += GR_USECS_PER_DAY;
+						}
+					}
+					jd = days + 2451545;	/* POSTGRES_EPOCH_JDATE */
+					if (jd < 1721426 || jd > 100000000)	/* 0001-01-01 .. */
+						return GR_EXPR_FALLBACK;
+					gr_j2date(jd, &y, &m, &dd);
+					if (st->op == GR_X_DATEPART)
+					{
+						switch (st->sub)
+						{
+							case GR_XF_YEAR:
+								d->i = y;
+								break;
+							case GR_XF_QUARTER:
+								d->i = (m - 1) / 3 + 1;
+								break;
+							case GR_XF_MONTH:
+								d->i = m;
+								break;
+							case GR_XF_DAY:
+								d->i = dd;
+								break;
+							case GR_XF_DOW:
+								d->i = (jd + 1) % 7;
+								break;
+							case GR_XF_DOY:
+								d->i = jd - gr_date2j(y, 1, 1) + 1;
+								break;
+							case GR_XF_HOUR:
+								d->i = usec / INT64_C(3600000000);
+								break;
+							default:
+								d->i = usec / INT64_C(60000000) % 60;
+								break;
+						}
+						break;
+					}
+					switch (st->sub)
+					{
+						case GR_XF_YEAR:
+							jd = gr_date2j(y, 1, 1);
+							usec = 0;
+							break;
+						case GR_XF_QUARTER:
+							jd = gr_date2j(y, (m - 1) / 3 * 3 + 1, 1);
+							usec = 0;
+							break;
+						case GR_XF_MONTH:
+							jd = gr_date2j(y, m, 1);
+							usec = 0;
+							break;
+						case GR_XF_DAY:
+							usec = 0;
+							break;
+						case GR_XF_HOUR:
+							usec -= usec % INT64_C(3600000000);
+							break;
+						default:
+							usec -= usec % INT64_C(60000000);
+							break;
+					}
+					d->i = (jd - 2451545) * GR_USECS_PER_DAY + usec;
+					break;
+				}
 			default:
 				return GR_EXPR_FALLBACK;
 		}

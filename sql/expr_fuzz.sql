@@ -57,7 +57,7 @@ BEGIN
             RETURN (ARRAY['0.5::float8', '2::float4', '1e300::float8', '0::float8', '-1.5::float8'])[1 + floor(random() * 5)::int];
         ELSE
             IF r < 0.6 THEN RETURN (ARRAY['n2', 'n4'])[1 + floor(random() * 2)::int]; END IF;
-            RETURN (ARRAY['1.5', '0.01', '100', '-2.125', '0'])[1 + floor(random() * 5)::int];
+            RETURN (ARRAY['1.5', '0.01', '100', '-2.125', '0', 'extract(year from d)', 'extract(dow from t)'])[1 + floor(random() * 7)::int];
         END IF;
     END IF;
     IF cls = 'i' THEN

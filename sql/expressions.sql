@@ -70,6 +70,10 @@ SELECT * FROM exq('SELECT count(*), sum(a + NULL::int), gpu_sum(r * 2) FROM ex W
 SELECT * FROM exq('SELECT sum(CASE WHEN a > 0 THEN a ELSE -a END), sum(CASE s WHEN 1 THEN 10 WHEN 2 THEN 20 END), count(*) FROM ex WHERE CASE WHEN flag THEN a > 0 ELSE s < 10 END');
 SELECT * FROM exq('SELECT sum(COALESCE(a, s, 0)), gpu_sum(COALESCE(r, 0)), sum(NULLIF(s, 3)), max(GREATEST(a, s, 7)), min(LEAST(a, b)), max(GREATEST(r, f)) FROM ex');
 SELECT * FROM exq('SELECT sum(COALESCE(q, 0.00) * p), sum(CASE WHEN q IS NULL THEN 0.00 ELSE q END), count(NULLIF(q, 0.05)) FROM ex WHERE COALESCE(q, p) > 0.03');
+-- EXTRACT, date_part and date_trunc of dates and timestamps
+SELECT * FROM exq($q$SELECT count(*), sum(extract(year from d)), sum(extract(month from t)), max(extract(dow from d)), sum(extract(doy from d)), max(date_part('hour', t)), sum(extract(quarter from t)), sum(extract(minute from t)) FROM ex WHERE extract(year from d) BETWEEN 1993 AND 1995$q$);
+SELECT * FROM exq($q$SELECT count(*), max(date_trunc('month', t)), min(date_trunc('year', t)), max(date_trunc('hour', t)), min(date_trunc('quarter', t)) FROM ex WHERE date_trunc('day', t) < timestamp '1994-01-20'$q$);
+SELECT * FROM exq($q$SELECT count(*) FROM ex WHERE date_part('dow', d) = 0 AND extract(day from d) > 15$q$);
 -- a branch that divides by zero where its condition guards it: those rows handed back
 SELECT * FROM exq('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
 -- a choice among numerics of different scales returns each value's own scale: not compiled

@@ -758,6 +758,62 @@ like_prefix(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *o
 	return true;
 }
 
+/* The field a literal names (EXTRACT's, date_part's, date_trunc's), or -1. */
+static int
+field_of(Node *arg, bool trunc)
+{
+	static const char *const names[] = {"year", "quarter", "month", "day", "dow", "doy",
+	"hour", "minute"};
+	char	   *f;
+
+	if (!IsA(arg, Const) || ((Const *) arg)->constisnull ||
+		((Const *) arg)->consttype != TEXTOID)
+		return -1;
+	f = TextDatumGetCString(((Const *) arg)->constvalue);
+	for (int i = 0; i < lengthof(names); i++)
+		if (pg_strcasecmp(f, names[i]) == 0)
+			return trunc && (i == GR_XF_DOW || i == GR_XF_DOY) ? -1 : i;
+	return -1;
+}
+
+/*
+ * EXTRACT(field FROM date or timestamp) (numeric of scale 0), date_part
+ * (double precision) and date_trunc(field, timestamp): calendar arithmetic
+ * of datetime.c's j2date and date2j; an infinity or a year before 1 is
+ * handed back.
+ */
+static bool
+datetime_func(GrExprBuilder *b, const char *name, List *args, Oid restype, XVal *out)
+{
+	bool		trunc = strcmp(name, "date_trunc") == 0;
+	int			field = field_of(linitial(args), trunc);
+	XVal		a;
+	int			reg;
+
+	if (field < 0 || !compile(b, lsecond(args), &a) || a.kind != GR_XK_INT ||
+		(a.type != DATEOID && a.type != TIMESTAMPOID) ||
+		(a.type == DATEOID && field >= GR_XF_HOUR))
+		return false;
+	if (trunc)
+	{
+		if (a.type != TIMESTAMPOID || restype != TIMESTAMPOID)
+			return false;
+		*out = a;
+		return new_reg(b, &out->reg) &&
+			emit(b, GR_X_DATETRUNC, field, 8, out->reg, a.reg, -1, 0);
+	}
+	if (!new_reg(b, &reg) || !emit(b, GR_X_DATEPART, field, a.w, reg, a.reg, -1, 0))
+		return false;
+	a.reg = reg;
+	a.type = INT8OID;
+	a.w = 8;
+	if (restype == NUMERICOID && strcmp(name, "extract") == 0)
+		return cast(b, &a, NUMERICOID, -1, out);
+	if (restype == FLOAT8OID && strcmp(name, "date_part") == 0)
+		return cast(b, &a, FLOAT8OID, -1, out);
+	return false;
+}
+
 /* x = ANY (constant array), or x <> ALL (...) */
 static bool
 in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
@@ -964,6 +1020,10 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 						return cast(b, &l, restype, exprTypmod((Node *) e), out);
 					return unary(b, name, &l, restype, out);
 				}
+				if (IsA(e, FuncExpr) && list_length(args) == 2 &&
+					(strcmp(name, "extract") == 0 || strcmp(name, "date_part") == 0 ||
+					 strcmp(name, "date_trunc") == 0))
+					return datetime_func(b, name, args, restype, out);
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
