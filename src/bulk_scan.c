@@ -465,16 +465,8 @@ wide_outputs(BulkScanState *bs, BulkTable *t, const uint64 *outvals, const bool 
 		if (t->prog->out_kind[o] != GR_XO_DEC || !outnulls[o] || outvals[o] != 1)
 			continue;
 		for (int a = 0; a < bs->desc->naggs; a++)
-		{
-			const GrScanAgg *ag = &bs->desc->aggs[a];
-
-			if (t->argouts[a] != o)
-				continue;
-			if (ag->kind == GR_SCAN_COUNT_COL)
-				gr_sink_add_count(bs->sink, 0, a, 1);
-			else
-				gr_sink_add_scaled(bs->sink, 0, a, wide[o], ag->dec_scale);
-		}
+			if (t->argouts[a] == o)
+				gr_sink_add_scaled(bs->sink, 0, a, wide[o], bs->desc->aggs[a].dec_scale);
 	}
 }
 
@@ -507,15 +499,9 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 		Datum		v = ExecEvalExprSwitchContext(t->xouts[o], econtext, &isnull);
 
 		outnulls[o] = true;
-		for (int a = 0; a < bs->desc->naggs; a++)
-		{
-			if (t->argouts[a] != o || isnull)
-				continue;
-			if (bs->desc->aggs[a].kind == GR_SCAN_COUNT_COL)
-				gr_sink_add_count(bs->sink, 0, a, 1);
-			else
+		for (int a = 0; a < bs->desc->naggs && !isnull; a++)
+			if (t->argouts[a] == o)
 				gr_sink_add_datum(bs->sink, 0, a, v);
-		}
 	}
 	ExecClearTuple(t->xslot);
 	ResetExprContext(econtext);

@@ -221,8 +221,8 @@ num_scaled(const GrNumHead *r, int scale, int128 *out)
 }
 
 /* v / 10^scale as a numeric of display scale 'scale', through its text. */
-static Datum
-scaled_to_numeric(int128 v, int scale)
+Datum
+gr_scaled_numeric(int128 v, int scale)
 {
 	char		buf[GR_NUMERIC_MAX_SCALE + 48];
 	char	   *p = buf + sizeof(buf) - 1;
@@ -244,13 +244,6 @@ scaled_to_numeric(int128 v, int scale)
 		*--p = '-';
 	return DirectFunctionCall3(numeric_in, CStringGetDatum(p),
 							   ObjectIdGetDatum(InvalidOid), Int32GetDatum(-1));
-}
-
-/* v / 10^scale as a numeric of display scale 'scale'. */
-Datum
-gr_scaled_numeric(int128 v, int scale)
-{
-	return scaled_to_numeric(v, scale);
 }
 
 /* A plain (detoasted, 4-byte header) copy in mcxt of a numeric in any varlena form. */
@@ -301,7 +294,7 @@ static void
 flush_fast(GrPartial *p, MemoryContext mcxt)
 {
 	if (p->nsum != 0)
-		slow_add(p, mcxt, scaled_to_numeric(p->nsum, p->nscale));
+		slow_add(p, mcxt, gr_scaled_numeric(p->nsum, p->nscale));
 	p->nsum = 0;
 }
 
@@ -649,37 +642,31 @@ gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n)
 
 /*
  * Fold n numerics given as int64s times 10^scale (values the expression
- * program computed): a sum's or average's fast path takes them as they are,
- * other kinds as numerics of that display scale.
+ * program computed): a sum's or average's state takes their exact sum at
+ * that scale (gr_numeric_add_scaled_sum), other kinds them as numerics of
+ * that display scale.
  */
 void
 gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n, int scale)
 {
-	GrPartial  *p = &st->partial;
-	MemoryContext mcxt = gr_state_mcxt(st);
 	Datum	   *d;
 
 	if (n <= 0)
 		return;
-	init_pow10();
-	/* (a sum's scale far above the values': int64 times 10^19 might not fit) */
-	if (fold == gr_num_sum_fold && scale <= GR_NUMERIC_MAX_SCALE &&
-		p->nscale - scale <= 18)
+	if (fold == gr_num_sum_fold && scale <= GR_NUMERIC_MAX_SCALE)
 	{
-		int128		m;
+		/* int64s sum exactly in an int128 (a row block holds a page's rows) */
+		int128		sum = 0;
 
-		if (scale > p->nscale)
-			rescale(p, mcxt, scale);
-		m = pow10_128[p->nscale - scale];
 		for (int32 i = 0; i < n; i++)
-			fast_add(p, mcxt, (int128) (int64) vals[i] * m);
-		p->count += n;
+			sum += (int64) vals[i];
+		gr_numeric_add_scaled_sum(st, fold, sum, n, scale);
 		gr_stats.cpu_rows += n;
 		return;
 	}
 	d = palloc(sizeof(Datum) * n);
 	for (int32 i = 0; i < n; i++)
-		d[i] = scaled_to_numeric((int64) vals[i], scale);
+		d[i] = gr_scaled_numeric((int64) vals[i], scale);
 	gr_numeric_fold(st, fold, d, n);
 	pfree(d);
 }
@@ -708,7 +695,7 @@ gr_numeric_add_scaled_sum(GrState *st, GrDatumFold fold, int128 sum, int64 count
 	if (!__builtin_mul_overflow(sum, pow10_128[p->nscale - scale], &x))
 		fast_add(p, mcxt, x);
 	else
-		slow_add(p, mcxt, scaled_to_numeric(sum, scale));
+		slow_add(p, mcxt, gr_scaled_numeric(sum, scale));
 	p->count += count;
 }
 
@@ -725,7 +712,7 @@ gr_num_sum_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src)
 	if (!__builtin_mul_overflow(src->nsum, pow10_128[scale - src->nscale], &x))
 		fast_add(dst, mcxt, x);
 	else
-		slow_add(dst, mcxt, scaled_to_numeric(src->nsum, src->nscale));
+		slow_add(dst, mcxt, gr_scaled_numeric(src->nsum, src->nscale));
 	if (src->nslow != NULL)
 	{
 		GrNumericSlow *slow = slow_of(dst, mcxt);
@@ -784,7 +771,7 @@ special_sum(GrPartial *p)
 Datum
 gr_num_sum_exact(GrPartial *p)
 {
-	Datum		fast = scaled_to_numeric(p->nsum, p->nscale);
+	Datum		fast = gr_scaled_numeric(p->nsum, p->nscale);
 
 	if (p->nslow == NULL || p->nslow->sum == (Datum) 0)
 		return fast;

@@ -119,67 +119,43 @@ gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows, const int *argcol
 
 /*
  * Add one non-NULL value given as a Datum of the aggregate's argument type
- * (a row PostgreSQL evaluated for the expression program).
+ * (a row PostgreSQL evaluated for the expression program): the per-value
+ * path the row path takes; a count(expression) counts it.
  */
 void
 gr_sink_add_datum(GrSink *s, int group, int agg, Datum value)
 {
 	const GrScanAgg *ag = &s->aggs[agg];
-	GrState    *st = value_state(s, &gr_sink_group(s, group)[agg], agg);
-	uint64		bits;
+	GrAggValue *v = &gr_sink_group(s, group)[agg];
 
-	if (gr_type_info(ag->type)->value_class == GR_CLASS_NUMERIC)
-	{
-		gr_numeric_fold(st, gr_state_accum(st)->fold_datum, &value, 1);
-		return;
-	}
-	/* the value's bits as the decoder gives a column's: zero-extended */
-	switch (gr_type_size(ag->type))
-	{
-		case 2:
-			bits = (uint16) DatumGetInt16(value);
-			break;
-		case 4:
-			if (ag->type == GR_FLOAT4)
-			{
-				float		f = DatumGetFloat4(value);
-				uint32		b;
-
-				memcpy(&b, &f, sizeof(b));
-				bits = b;
-			}
-			else
-				bits = (uint32) DatumGetInt32(value);
-			break;
-		default:
-			if (ag->type == GR_FLOAT8)
-			{
-				double		f = DatumGetFloat8(value);
-
-				memcpy(&bits, &f, sizeof(bits));
-			}
-			else
-				bits = (uint64) DatumGetInt64(value);
-			break;
-	}
-	add_values(st, ag->op, &bits, 1);
+	if (ag->kind == GR_SCAN_COUNT_COL)
+		v->count++;
+	else
+		gr_state_add(value_state(s, v, agg), ag->op, value);
 }
 
 /*
  * Add one computed numeric given as an int128 times 10^scale (one past the
  * 64 bits of a computed column): a sum's or average's state takes it as it
- * is, any other kind as a numeric.
+ * is, any other kind as a numeric; a count(expression) counts it.
  */
 void
 gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale)
 {
-	GrState    *st = value_state(s, &gr_sink_group(s, group)[agg], agg);
-	GrDatumFold fold = gr_state_accum(st)->fold_datum;
+	GrState    *st;
+	GrDatumFold fold;
 
+	if (s->aggs[agg].kind == GR_SCAN_COUNT_COL)
+	{
+		gr_sink_group(s, group)[agg].count++;
+		return;
+	}
+	st = value_state(s, &gr_sink_group(s, group)[agg], agg);
+	fold = gr_state_accum(st)->fold_datum;
 	if (fold == gr_num_sum_fold)
 		gr_numeric_add_scaled_sum(st, fold, v, 1, scale);
 	else
-		gr_sink_add_datum(s, group, agg, gr_scaled_numeric(v, scale));
+		gr_state_add(st, st->op, gr_scaled_numeric(v, scale));
 }
 
 /* Add to a count(*) or count(col) of a group. */
