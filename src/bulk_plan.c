@@ -4,23 +4,31 @@
  *	  can answer from the pages, cost it, and turn the path into a plan.
  *
  * The node is offered through create_upper_paths_hook, for the grouping
- * rel, in two forms:
+ * rel.  Without GROUP BY, in two forms:
  *   - a path that produces the final aggregate row itself, in place of Agg
  *     over Seq Scan;
  *   - Finalize Aggregate over Gather over the node as a parallel-aware
  *     partial path, whose participants each emit their partial states
  *     (serialized), where the planner considers a parallel aggregate.
- * It is offered when the query reads one plain heap table, has no GROUP BY,
- * grouping sets, window functions or set-returning functions, every
- * aggregate is a gpu_* aggregate (or count) over a plain column, without
- * DISTINCT, ORDER BY or FILTER, and every WHERE clause is a comparison of
- * a column with a constant or parameter, or a NULL test.  Anything else
- * keeps PostgreSQL's own plan.
+ * With GROUP BY the node always emits partial states, one row per group
+ * (a group may come more than once: a group table over its memory budget
+ * is emitted and started afresh), and PostgreSQL's own Finalize Aggregate
+ * merges them: hashed, or sorted above a Sort, and over Gather where the
+ * planner considers a parallel aggregate.
+ * It is offered when the query reads one plain heap table (or the leaves
+ * of its inheritance tree), has no grouping sets, window functions or
+ * set-returning functions, its GROUP BY keys are columns of types the group
+ * table compares (group_table.c), every aggregate is a gpu_* aggregate, a
+ * native one the node takes, or a count, without DISTINCT, ORDER BY or
+ * FILTER, over a column or an expression the program computes, and every
+ * WHERE clause is a comparison the page loop or the program evaluates.
+ * Anything else keeps PostgreSQL's own plan.
  */
 #include "bulk.h"
 #include "scan_desc.h"
 #include "native_partial.h"
 #include "expr_compile.h"
+#include "group_table.h"
 
 #include "access/parallel.h"
 #include "access/table.h"
@@ -42,6 +50,7 @@
 #include "optimizer/pathnode.h"
 #include "optimizer/paths.h"
 #include "optimizer/planner.h"
+#include "optimizer/prep.h"
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
@@ -53,6 +62,8 @@
 #include "utils/lsyscache.h"
 #include "utils/rel.h"
 #include "utils/ruleutils.h"
+#include "utils/selfuncs.h"
+#include "utils/typcache.h"
 #include "tuple_decode.h"
 
 bool		gr_bulk_scan = true;
@@ -97,6 +108,7 @@ typedef struct BulkTable
 	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
 	GrExprBuilder *xb;			/* its expression program, or NULL */
 	List	   *outprog;		/* Integer per output: its program output, or -1 */
+	List	   *keycols;		/* Integer per group key: its column index */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -111,6 +123,9 @@ typedef struct BulkQuery
 	List	   *tables;			/* BulkTable, in scan order */
 	Index		scanrelid;		/* the one table's index, or 0 for several */
 	bool		serial_only;	/* a native aggregate without a partial form */
+	List	   *keyexprs;		/* the GROUP BY keys (columns): the node's
+								 * first output columns */
+	List	   *keys;			/* per key: its GrScanKey */
 } BulkQuery;
 
 static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
@@ -600,8 +615,9 @@ heap_table(RangeTblEntry *rte)
 
 /*
  * Add the table of range table entry relid, whose columns the outputs read
- * as vars (the outputs' Vars translated to it): which columns, and its
- * WHERE clauses as comparisons.  False if one is not a comparison.
+ * as vars (the outputs' arguments, then the group keys, translated to it):
+ * which columns, and its WHERE clauses as comparisons.  False if one is
+ * not a comparison, or an argument or key is not what the node computes.
  */
 static bool
 bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
@@ -637,9 +653,18 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 	foreach(lc, vars)
 	{
 		Node	   *arg = lfirst(lc);
-		GrScanAgg  *ag = list_nth(q->outputs, foreach_current_index(lc));
+		GrScanAgg  *ag;
 		int			out = -1;
 
+		/* after the outputs' arguments, the group keys: columns */
+		if (foreach_current_index(lc) >= list_length(q->outputs))
+		{
+			if (!is_table_column(relid, arg))
+				return false;
+			t->keycols = lappend(t->keycols, makeInteger(bulk_col(t, ((Var *) arg)->varattno)));
+			continue;
+		}
+		ag = list_nth(q->outputs, foreach_current_index(lc));
 		if (arg != NULL && !is_table_column(relid, arg))
 		{
 			GrType		type;
@@ -704,8 +729,36 @@ bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
 }
 
 /*
+ * Whether a GROUP BY key, the target's expression expr grouped by the
+ * clause sgc, is one the node groups by: a column (of the one table, or
+ * translated to each leaf later) whose type and collation the group table
+ * compares, with the type's own equality.
+ */
+static bool
+bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
+{
+	Oid			type = exprType((Node *) expr);
+	GrScanKey  *key = palloc0(sizeof(GrScanKey));
+	int16		len;
+	bool		byval;
+
+	if (!is_table_column(relid, (Node *) expr) ||
+		!gr_group_key_kind(type, exprCollation((Node *) expr), &key->kind) ||
+		sgc->eqop != lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr)
+		return false;
+	get_typlenbyval(type, &len, &byval);
+	key->type = type;
+	key->len = len;
+	key->byval = byval;
+	q->keyexprs = lappend(q->keyexprs, expr);
+	q->keys = lappend(q->keys, key);
+	return true;
+}
+
+/*
  * Whether the query at this level can be answered by the node, filling q.
- * target is the grouping target (final or partial); having is the HAVING
+ * target is the grouping target (final or partial; under a GROUP BY the
+ * partial one, whose keys are the grouping columns); having is the HAVING
  * clause the node evaluates (final only).
  */
 static bool
@@ -713,16 +766,18 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		   List *having, BulkQuery *q)
 {
 	Query	   *parse = root->parse;
+	List	   *groupclause = gr_group_clause(root);
 	RangeTblEntry *rte;
+	List	   *exprs = NIL;
 	List	   *nodes;
+	List	   *vars;
 	ListCell   *lc;
 
 	memset(q, 0, sizeof(*q));
 #ifdef WORDS_BIGENDIAN
 	return false;				/* tuple_decode.h reads little-endian pages */
 #endif
-	if (!parse->hasAggs || parse->groupClause != NIL ||
-		parse->groupingSets != NIL || parse->hasWindowFuncs ||
+	if (!parse->hasAggs || parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || parse->rowMarks != NIL)
 		return false;
 	if (input_rel->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input_rel) ||
@@ -730,8 +785,24 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		return false;
 	rte = planner_rt_fetch(input_rel->relid, root);
 
+	/* the group keys: the target's grouping columns */
+	foreach(lc, target->exprs)
+	{
+		Index		sgref = get_pathtarget_sortgroupref(target, foreach_current_index(lc));
+		SortGroupClause *sgc = sgref != 0 ?
+			get_sortgroupref_clause_noerr(sgref, groupclause) : NULL;
+
+		if (sgc == NULL)
+			exprs = lappend(exprs, lfirst(lc));
+		else if (!bulk_key(q, input_rel->relid, lfirst(lc), sgc))
+			return false;
+	}
+	if (list_length(q->keys) != list_length(groupclause) ||
+		list_length(q->keys) > GR_DECODE_MAX_COLS)
+		return false;
+
 	/* every aggregate must be one the node computes, over a column */
-	nodes = pull_var_clause((Node *) list_concat(list_copy(target->exprs), having),
+	nodes = pull_var_clause((Node *) list_concat(exprs, having),
 							PVC_INCLUDE_AGGREGATES | PVC_RECURSE_PLACEHOLDERS);
 	foreach(lc, nodes)
 	{
@@ -749,13 +820,14 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		return false;
 
 	/* the table, or the leaves of its inheritance tree */
+	vars = list_concat(list_copy(q->outvars), q->keyexprs);
 	if (!rte->inh)
 	{
 		q->scanrelid = input_rel->relid;
-		return heap_table(rte) && bulk_table(root, q, input_rel->relid, q->outvars);
+		return heap_table(rte) && bulk_table(root, q, input_rel->relid, vars);
 	}
 	return (rte->relkind == RELKIND_PARTITIONED_TABLE || rte->relkind == RELKIND_RELATION) &&
-		bulk_children(root, q, input_rel->relid, q->outvars);
+		bulk_children(root, q, input_rel->relid, vars);
 }
 
 /*
@@ -791,6 +863,12 @@ sort_columns(BulkTable *t)
 
 		if (intVal(col) >= 0)
 			col->ival = newidx[intVal(col)];
+	}
+	foreach(lc, t->keycols)
+	{
+		Integer    *col = lfirst(lc);
+
+		col->ival = newidx[intVal(col)];
 	}
 	foreach(lc, t->quals)
 	{
@@ -906,7 +984,10 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 	d->aggs = palloc0(sizeof(GrScanAgg) * Max(d->naggs, 1));
 	foreach(lc, q->outputs)
 		d->aggs[foreach_current_index(lc)] = *(GrScanAgg *) lfirst(lc);
-	d->ngroupkeys = 0;
+	d->ngroupkeys = list_length(q->keys);
+	d->keys = palloc0(sizeof(GrScanKey) * Max(d->ngroupkeys, 1));
+	foreach(lc, q->keys)
+		d->keys[foreach_current_index(lc)] = *(GrScanKey *) lfirst(lc);
 	d->ntables = list_length(q->tables);
 	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
 	foreach(lc, q->tables)
@@ -919,6 +1000,7 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 		st->ncols = list_length(t->attnos);
 		st->attnos = int_array(t->attnos);
 		st->argcols = int_array(t->outcols);
+		st->keycols = int_array(t->keycols);
 		st->nquals = list_length(t->quals);
 		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
 		foreach(lq, t->quals)
@@ -936,11 +1018,16 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 	return d;
 }
 
-/* Make the node's path: final (serial) or partial (parallel-aware). */
+/*
+ * Make the node's path, producing target as rows rows: final (serial, no
+ * GROUP BY) or partial states, parallel-aware with workers.
+ */
 static CustomPath *
-bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
+bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
+		  int workers, double rows)
 {
 	CustomPath *cp = makeNode(CustomPath);
+	bool		partial = workers > 0 || q->keys != NIL;
 	double		pages = 0;
 	double		cpu = 0;
 	ListCell   *lc;
@@ -953,7 +1040,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 		sort_columns(t);
 		pages += t->pages;
 		cpu += cpu_tuple_cost * t->tuples *
-			(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos));
+			(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
+			cpu_operator_cost * t->tuples * list_length(q->keys);
 	}
 	if (workers > 0)
 	{
@@ -963,21 +1051,24 @@ bulk_path(PlannerInfo *root, RelOptInfo *output_rel, BulkQuery *q, int workers)
 			divisor += 1.0 - 0.3 * workers;
 		cpu /= divisor;
 	}
+	/* the rows emitted: one per group, a partial state each */
+	cpu += cpu_tuple_cost * rows;
 	cp->path.pathtype = T_CustomScan;
-	cp->path.parent = output_rel;
-	cp->path.pathtarget = output_rel->reltarget;
+	cp->path.parent = rel;
+	cp->path.pathtarget = target;
 	cp->path.parallel_aware = workers > 0;
 	cp->path.parallel_safe = workers > 0;
 	cp->path.parallel_workers = workers;
-	cp->path.rows = 1;
+	cp->path.rows = rows;
 	cp->path.startup_cost = GR_BULK_STARTUP_COST + seq_page_cost * pages + cpu;
 	cp->path.total_cost = cp->path.startup_cost;
 	cp->path.pathkeys = NIL;
 	cp->flags = 0;
 	cp->methods = &bulk_path_methods;
 	/* the scan description, then what plan_bulk_path alone needs */
-	cp->custom_private = list_make4(gr_scan_desc_to_list(scan_desc(root, q, workers > 0)),
-									q->aggrefs, q->exprs, makeInteger(q->scanrelid));
+	cp->custom_private = list_make5(gr_scan_desc_to_list(scan_desc(root, q, partial)),
+									q->aggrefs, q->exprs, makeInteger(q->scanrelid),
+									q->keyexprs);
 	return cp;
 }
 
@@ -995,6 +1086,120 @@ partial_grouping_rel(PlannerInfo *root, RelOptInfo *grouped_rel)
 			return rel;
 	}
 	return NULL;
+}
+
+/* Whether PostgreSQL can scan the input in parallel (and so aggregate it so). */
+static bool
+parallel_possible(RelOptInfo *input_rel)
+{
+	return input_rel->consider_parallel && input_rel->partial_pathlist != NIL &&
+		((Path *) linitial(input_rel->partial_pathlist))->parallel_workers > 0;
+}
+
+/*
+ * The partial grouping target: the grouping columns, then the Aggrefs of
+ * the target and HAVING in partial mode, as the planner's
+ * make_partial_grouping_target makes it for a partial aggregate.
+ */
+static PathTarget *
+partial_target(PlannerInfo *root, PathTarget *target, Node *having)
+{
+	List	   *groupclause = gr_group_clause(root);
+	PathTarget *pt = create_empty_pathtarget();
+	List	   *others = NIL;
+	ListCell   *lc;
+
+	foreach(lc, target->exprs)
+	{
+		Index		sgref = get_pathtarget_sortgroupref(target, foreach_current_index(lc));
+
+		if (sgref != 0 && get_sortgroupref_clause_noerr(sgref, groupclause) != NULL)
+			add_column_to_pathtarget(pt, lfirst(lc), sgref);
+		else
+			others = lappend(others, lfirst(lc));
+	}
+	if (having != NULL)
+		others = lappend(others, having);
+	add_new_columns_to_pathtarget(pt, pull_var_clause((Node *) others,
+													  PVC_INCLUDE_AGGREGATES |
+													  PVC_RECURSE_WINDOWFUNCS |
+													  PVC_INCLUDE_PLACEHOLDERS));
+	foreach(lc, pt->exprs)
+	{
+		if (IsA(lfirst(lc), Aggref))
+		{
+			Aggref	   *agg = makeNode(Aggref);
+
+			memcpy(agg, lfirst(lc), sizeof(Aggref));
+			mark_partial_aggref(agg, AGGSPLIT_INITIAL_SERIAL);
+			lfirst(lc) = agg;
+		}
+	}
+	return set_pathtarget_cost_width(root, pt);
+}
+
+/*
+ * PostgreSQL's Finalize Aggregate over input (the node's partial states
+ * per group, or a Gather of them): hashed, and sorted above a Sort, for
+ * the planner to choose between.
+ */
+static void
+add_finalize_paths(PlannerInfo *root, RelOptInfo *grouped_rel, Path *input,
+				   const AggClauseCosts *costs, double groups)
+{
+	List	   *groupclause = gr_group_clause(root);
+	List	   *having = (List *) root->parse->havingQual;
+
+	if (grouping_is_hashable(groupclause))
+		add_path(grouped_rel, (Path *)
+				 create_agg_path(root, grouped_rel, input, grouped_rel->reltarget,
+								 AGG_HASHED, AGGSPLIT_FINAL_DESERIAL, groupclause,
+								 having, costs, groups));
+	if (grouping_is_sortable(groupclause))
+		add_path(grouped_rel, (Path *)
+				 create_agg_path(root, grouped_rel,
+								 (Path *) create_sort_path(root, grouped_rel, input,
+														   root->group_pathkeys, -1.0),
+								 grouped_rel->reltarget, AGG_SORTED,
+								 AGGSPLIT_FINAL_DESERIAL, groupclause, having, costs,
+								 groups));
+}
+
+/*
+ * A GROUP BY: the node emits each group's partial states and PostgreSQL's
+ * Finalize Aggregate merges them, over the node itself, and over Gather
+ * over the parallel-aware node where the planner would consider a
+ * parallel aggregate.
+ */
+static void
+add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel)
+{
+	PathTarget *target = partial_target(root, grouped_rel->reltarget,
+										root->parse->havingQual);
+	RelOptInfo *partial_rel = partial_grouping_rel(root, grouped_rel);
+	AggClauseCosts costs;
+	BulkQuery	q;
+	double		groups;
+
+	if (!bulk_query(root, input_rel, target, NIL, &q) || q.serial_only)
+		return;
+	groups = estimate_num_groups(root, get_sortgrouplist_exprs(gr_group_clause(root),
+															   root->parse->targetList),
+								 input_rel->rows, NULL, NULL);
+	MemSet(&costs, 0, sizeof(costs));
+	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
+	add_finalize_paths(root, grouped_rel, &bulk_path(root, grouped_rel, target, &q, 0, groups)->path,
+					   &costs, groups);
+	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel))
+	{
+		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+		double		rows = Min(groups * (workers + 1), input_rel->rows);
+		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, groups);
+
+		add_finalize_paths(root, grouped_rel, (Path *)
+						   create_gather_path(root, partial_rel, &cp->path, target, NULL, &rows),
+						   &costs, groups);
+	}
 }
 
 /*
@@ -1022,8 +1227,8 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	if (seq->parallel_workers <= 0 ||
 		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q) || q.serial_only)
 		return;
-	cp = bulk_path(root, partial_rel, &q, seq->parallel_workers);
 	rows = seq->parallel_workers + 1;
+	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows);
 	gather = (Path *) create_gather_path(root, partial_rel, &cp->path,
 										 partial_rel->reltarget, NULL, &rows);
 	add_path(grouped_rel, (Path *)
@@ -1033,15 +1238,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 							 &extra->agg_final_costs, 1));
 }
 
-/* Whether PostgreSQL can scan the input in parallel (and so aggregate it so). */
-static bool
-parallel_possible(RelOptInfo *input_rel)
-{
-	return input_rel->consider_parallel && input_rel->partial_pathlist != NIL &&
-		((Path *) linitial(input_rel->partial_pathlist))->parallel_workers > 0;
-}
-
-/* create_upper_paths_hook: offer the node for plain aggregation. */
+/* create_upper_paths_hook: offer the node for the grouping rel. */
 static void
 bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
@@ -1058,6 +1255,11 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	 */
 	if (input_rel->tuples * cpu_tuple_cost < GR_BULK_STARTUP_COST)
 		return;
+	if (gr_group_clause(root) != NIL)
+	{
+		add_grouped_paths(root, input_rel, output_rel);
+		return;
+	}
 	if (!bulk_query(root, input_rel, output_rel->reltarget,
 					(List *) root->parse->havingQual, &q))
 		return;
@@ -1071,14 +1273,15 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	 */
 	if (q.serial_only && parallel_possible(input_rel))
 		return;
-	add_path(output_rel, &bulk_path(root, output_rel, &q, 0)->path);
+	add_path(output_rel, &bulk_path(root, output_rel, output_rel->reltarget, &q, 0, 1)->path);
 	add_parallel_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
 }
 
 /*
  * PlanCustomPath: the node's plan.  It scans the table (scanrelid) and
- * produces one row whose columns are the distinct Aggrefs
- * (custom_scan_tlist); the target list and HAVING refer to those.
+ * produces rows whose columns are the group keys and the distinct Aggrefs
+ * (custom_scan_tlist): one row without GROUP BY, one a group with; the
+ * target list and HAVING refer to those.
  */
 static Plan *
 plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
@@ -1089,10 +1292,16 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *desc = linitial(priv);
 	List	   *aggrefs = lsecond(priv);
 	List	   *exprs = lthird(priv);
+	List	   *keyexprs = list_nth(priv, 4);
 	bool		partial = gr_scan_desc_from_list(desc)->partial;
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
 
+	foreach(lc, keyexprs)
+		scan_tlist = lappend(scan_tlist,
+							 makeTargetEntry(copyObject(lfirst(lc)),
+											 list_length(scan_tlist) + 1,
+											 NULL, false));
 	foreach(lc, aggrefs)
 		scan_tlist = lappend(scan_tlist,
 							 makeTargetEntry(copyObject(lfirst(lc)),

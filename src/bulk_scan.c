@@ -13,10 +13,18 @@
  * stay valid while their buffer is pinned, which the scan does until it
  * moves to the next page.  A parallel plan shares the table's parallel
  * block scan; each participant emits its partial states, serialized.
+ * Under a GROUP BY each row's keys find its group in the group table
+ * (group_table.c), and the node emits one row of partial states per group
+ * for PostgreSQL's Finalize Aggregate; when the groups outgrow the hash
+ * memory limit (work_mem x hash_mem_multiplier) they are emitted into a
+ * tuplestore, which spills to disk as PostgreSQL's do, and the table starts
+ * afresh: a group may then come more than once, which the Finalize
+ * Aggregate combines.
  */
 #include "bulk.h"
 #include "scan_desc.h"
 #include "sink.h"
+#include "group_table.h"
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -26,6 +34,7 @@
 #include "commands/explain.h"
 #include GR_EXPLAIN_FORMAT_H
 #include "executor/executor.h"
+#include "executor/nodeHash.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -35,6 +44,7 @@
 #include "utils/datum.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/tuplestore.h"
 #include "tuple_decode.h"
 #include "expr.h"
 #include "expr_compile.h"
@@ -62,6 +72,7 @@ typedef struct BulkTable
 	Relation	rel;
 	GrDecodeDesc *desc;
 	const int  *argcols;		/* each aggregate's column index, or -1 */
+	const int  *keycols;		/* each group key's column index */
 	int			nquals;
 	GrQual		quals[GR_MAX_QUALS];	/* as bound for this scan */
 	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
@@ -92,6 +103,8 @@ enum
 	C_GPU_PAGES,				/* pages the GPU decoded (page path) */
 	C_CPU_PAGES,				/* pages the CPU decoded */
 	C_FALLBACK,					/* rows the expression program handed to PostgreSQL */
+	C_GROUPS,					/* rows of partial states emitted (GROUP BY) */
+	C_GROUP_FLUSHES,			/* times the group table was emitted early */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
 								 * a time, shown apart) */
 	C_COUNT
@@ -101,7 +114,7 @@ StaticAssertDecl(C_GPU_WAIT_US == C_COUNT - 1, "bulk_explain prints the counters
 static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
-	"Rows Evaluated by PostgreSQL",
+	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
 	"GPU Wait Time"
 };
 
@@ -122,6 +135,13 @@ typedef struct BulkScanState
 	GrScanDesc *desc;			/* what the planner decided */
 	ExprState **kexprs;			/* per aggregate: gpu_topk's k, or NULL */
 	GrSink	   *sink;			/* the aggregates' running values */
+	MemoryContext sinkcxt;		/* the sink's values and states */
+	GrGroupTable *groups;		/* a GROUP BY's group table, or NULL */
+	Size		group_budget;	/* bytes the groups may hold before emitted */
+	Tuplestorestate *emitted;	/* groups emitted early, or NULL */
+	TupleTableSlot *emitslot;	/* reads them back */
+	int			next_group;		/* the group the next row is made of */
+	bool		scanned;
 	int			ntables;
 	BulkTable  *tables;
 	MemoryContext statecxt;		/* states and results; reset on rescan */
@@ -143,6 +163,7 @@ static void bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordina
 static void bulk_shutdown(CustomScanState *node);
 static void bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static int32 agg_k(void *arg, int agg);
+static void emit_groups(BulkScanState *bs);
 
 static const CustomExecMethods bulk_exec_methods = {
 	.CustomName = GR_BULK_NAME,
@@ -303,6 +324,7 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 	t->desc = make_decode_desc(t->rel, st->attnos, st->ncols);
 	t->filter = st->filter;
 	t->argcols = st->argcols;
+	t->keycols = st->keycols;
 	t->nquals = st->nquals;
 	t->qual_exprs = palloc0(sizeof(ExprState *) * Max(t->nquals, 1));
 	for (int i = 0; i < st->nquals; i++)
@@ -345,7 +367,36 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
-	bs->sink = gr_sink_create(bs->statecxt, d, agg_k, bs);
+	bs->sinkcxt = AllocSetContextCreate(estate->es_query_cxt,
+										"gpu_reduce aggregate values",
+										ALLOCSET_DEFAULT_SIZES);
+	bs->sink = gr_sink_create(bs->sinkcxt, d, agg_k, bs);
+	if (d->ngroupkeys > 0)
+	{
+		bs->groups = gr_group_create(estate->es_query_cxt, d->ngroupkeys, d->keys);
+		bs->group_budget = get_hash_memory_limit();
+		bs->emitslot = ExecAllocTableSlot(&estate->es_tupleTable,
+										  node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
+										  &TTSOpsMinimalTuple);
+	}
+}
+
+/*
+ * The group of a row whose decoded columns are tv (NULL if tn), added to
+ * the sink if new; 0 without a GROUP BY.
+ */
+static int
+row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn)
+{
+	bool		added;
+	int			g;
+
+	if (bs->groups == NULL)
+		return 0;
+	g = gr_group_of(bs->groups, tv, tn, t->keycols, &added);
+	if (added && gr_sink_add_group(bs->sink) != g)
+		elog(ERROR, "gpu_reduce: group table and aggregate values disagree");
+	return g;
 }
 
 /* Evaluate one run-time constant (a Const or a Param). */
@@ -457,8 +508,8 @@ read_page(HeapScanDesc scan, BlockNumber blk)
  * straight into the numeric sum at its scale.
  */
 static void
-wide_outputs(BulkScanState *bs, BulkTable *t, const uint64 *outvals, const bool *outnulls,
-			 const gr_int128 *wide)
+wide_outputs(BulkScanState *bs, BulkTable *t, int group, const uint64 *outvals,
+			 const bool *outnulls, const gr_int128 *wide)
 {
 	for (int o = 0; o < t->prog->nouts; o++)
 	{
@@ -466,20 +517,22 @@ wide_outputs(BulkScanState *bs, BulkTable *t, const uint64 *outvals, const bool 
 			continue;
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (t->argouts[a] == o)
-				gr_sink_add_scaled(bs->sink, 0, a, wide[o], bs->desc->aggs[a].dec_scale);
+				gr_sink_add_scaled(bs->sink, group, a, wide[o], bs->desc->aggs[a].dec_scale);
 	}
 }
 
 /*
  * A row the expression program handed back: PostgreSQL evaluates its
  * conjuncts and its outputs, as its own scan would (raising its errors);
- * the outputs go to their aggregates as values, and the row's computed
- * columns are NULL (outnulls).  False if the conjuncts reject the row.
+ * the outputs go to their aggregates as values, in the row's group (*group,
+ * found from its decoded columns tv, tn), and the row's computed columns
+ * are NULL.  False if the conjuncts reject the row.
  */
 static bool
 fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
-			 OffsetNumber off, uint32 len, bool *outnulls)
+			 OffsetNumber off, uint32 len, const uint64 *tv, bool *tn, int *group)
 {
+	bool	   *outnulls = tn + t->desc->ncols;
 	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
 	HeapTupleData tuple;
 	bool		pass = true;
@@ -493,6 +546,8 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 	econtext->ecxt_scantuple = t->xslot;
 	if (t->xqual != NULL)
 		pass = ExecQual(t->xqual, econtext);
+	if (pass)
+		*group = row_group(bs, t, tv, tn);
 	for (int o = 0; pass && o < t->prog->nouts; o++)
 	{
 		bool		isnull;
@@ -501,7 +556,7 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 		outnulls[o] = true;
 		for (int a = 0; a < bs->desc->naggs && !isnull; a++)
 			if (t->argouts[a] == o)
-				gr_sink_add_datum(bs->sink, 0, a, v);
+				gr_sink_add_datum(bs->sink, *group, a, v);
 	}
 	ExecClearTuple(t->xslot);
 	ResetExprContext(econtext);
@@ -519,6 +574,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			const OffsetNumber *offs, int n)
 {
 	GrRowBlock	rows;
+	int			groups[GR_BLOCK_MAX_ROWS];
 	const GrDecodeDesc *d = t->desc;
 	int			nkept = 0;
 	int			ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0);
@@ -551,12 +607,19 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 
 			if (res == GR_EXPR_REJECT)
 				continue;
-			if (res == GR_EXPR_FALLBACK &&
-				!fallback_row(bs, t, page, blk, offs[i], len, tn + d->ncols))
-				continue;
-			if (res == GR_EXPR_PASS)
-				wide_outputs(bs, t, tv + d->ncols, tn + d->ncols, wide);
+			if (res == GR_EXPR_FALLBACK)
+			{
+				if (!fallback_row(bs, t, page, blk, offs[i], len, tv, tn, &groups[nkept]))
+					continue;
+			}
+			else
+			{
+				groups[nkept] = row_group(bs, t, tv, tn);
+				wide_outputs(bs, t, groups[nkept], tv + d->ncols, tn + d->ncols, wide);
+			}
 		}
+		else
+			groups[nkept] = row_group(bs, t, tv, tn);
 		/* the row's columns at its index: aligned, NULLs flagged */
 		for (int c = 0; c < ncols; c++)
 		{
@@ -568,7 +631,15 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	bs->counters[C_ROWS] += nkept;
 	rows.nrows = nkept;
 	rows.ncols = ncols;
-	gr_sink_add_rows(bs->sink, 0, &rows, t->rowcols);
+	if (bs->groups == NULL)
+		gr_sink_add_rows(bs->sink, 0, &rows, t->rowcols);
+	else
+	{
+		gr_sink_add_rows_grouped(bs->sink, groups, &rows, t->rowcols);
+		if (MemoryContextMemAllocated(bs->sinkcxt, true) + gr_group_memory(bs->groups) >
+			bs->group_budget)
+			emit_groups(bs);
+	}
 }
 
 /* Decode the visible tuples 'offs' of a pinned page on the CPU. */
@@ -706,6 +777,12 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
 	{
 		bs->page_path = "off (a temporary table)";
+		return NULL;
+	}
+	if (mode == GR_PAGE_PATH_ON && bs->groups != NULL)
+	{
+		/* a job's results are per aggregate, not per group */
+		bs->page_path = "off (GROUP BY: the GPU does not group rows yet)";
 		return NULL;
 	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
@@ -911,7 +988,21 @@ run_scan(BulkScanState *bs)
 	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
 }
 
-/* Build the node's one row: final results or serialized partial states. */
+/*
+ * After the last row: count the batches finalize reduced, and add this
+ * process's counters to the shared ones (a parallel plan).
+ */
+static void
+finish_counters(BulkScanState *bs, const GrStats *before)
+{
+	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before->gpu_batches;
+	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before->cpu_batches;
+	if (bs->shared != NULL)
+		for (int c = 0; c < C_COUNT; c++)
+			pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
+}
+
+/* Build the node's one row (no GROUP BY): final results or partial states. */
 static TupleTableSlot *
 result_row(BulkScanState *bs)
 {
@@ -924,13 +1015,89 @@ result_row(BulkScanState *bs)
 		slot->tts_values[a] = gr_sink_result(bs->sink, 0, a, bs->desc->partial,
 											 &slot->tts_isnull[a]);
 	MemoryContextSwitchTo(old);
-	/* the batches finalize reduced count too */
-	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
-	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
-	if (bs->shared != NULL)
-		for (int c = 0; c < C_COUNT; c++)
-			pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
+	finish_counters(bs, &before);
 	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * Build the row of group g in slot: its keys, then its aggregates' partial
+ * states (in the current memory context).
+ */
+static TupleTableSlot *
+group_row(BulkScanState *bs, int g, TupleTableSlot *slot)
+{
+	int			nkeys = bs->desc->ngroupkeys;
+
+	ExecClearTuple(slot);
+	for (int k = 0; k < nkeys; k++)
+		slot->tts_values[k] = gr_group_key(bs->groups, g, k, &slot->tts_isnull[k]);
+	for (int a = 0; a < bs->desc->naggs; a++)
+		slot->tts_values[nkeys + a] = gr_sink_result(bs->sink, g, a, true,
+													 &slot->tts_isnull[nkeys + a]);
+	bs->counters[C_GROUPS]++;
+	return ExecStoreVirtualTuple(slot);
+}
+
+/*
+ * The groups have outgrown their memory: emit every one into the
+ * tuplestore (which keeps work_mem and spills the rest to a file), and
+ * start the table afresh.
+ */
+static void
+emit_groups(BulkScanState *bs)
+{
+	EState	   *estate = bs->css.ss.ps.state;
+	TupleTableSlot *slot = bs->css.ss.ss_ScanTupleSlot;
+	MemoryContext rowcxt = bs->css.ss.ps.ps_ExprContext->ecxt_per_tuple_memory;
+	MemoryContext old;
+
+	if (bs->emitted == NULL)
+	{
+		old = MemoryContextSwitchTo(estate->es_query_cxt);
+		bs->emitted = tuplestore_begin_heap(false, false, work_mem);
+		MemoryContextSwitchTo(old);
+	}
+	for (int g = 0; g < bs->sink->ngroups; g++)
+	{
+		old = MemoryContextSwitchTo(rowcxt);
+		tuplestore_puttupleslot(bs->emitted, group_row(bs, g, slot));
+		MemoryContextSwitchTo(old);
+		ExecClearTuple(slot);
+		MemoryContextReset(rowcxt);
+	}
+	bs->counters[C_GROUP_FLUSHES]++;
+	gr_sink_reset(bs->sink);
+	gr_group_reset(bs->groups);
+}
+
+/*
+ * The next row of a GROUP BY (the scan done): the groups emitted early,
+ * then those in the table; an empty slot after the last.
+ */
+static TupleTableSlot *
+next_group_row(BulkScanState *bs)
+{
+	TupleTableSlot *slot = bs->css.ss.ss_ScanTupleSlot;
+	GrStats		before = gr_stats;
+
+	if (bs->emitted != NULL &&
+		tuplestore_gettupleslot(bs->emitted, true, false, bs->emitslot))
+		return ExecCopySlot(slot, bs->emitslot);
+	if (bs->next_group < bs->sink->ngroups)
+	{
+		/* in the per-tuple memory, which ExecScan resets a row */
+		MemoryContext old = MemoryContextSwitchTo(bs->css.ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+
+		group_row(bs, bs->next_group++, slot);
+		MemoryContextSwitchTo(old);
+		if (bs->next_group == bs->sink->ngroups)
+			finish_counters(bs, &before);
+		return slot;
+	}
+	if (bs->sink->ngroups == 0 && !bs->done)
+		finish_counters(bs, &before);
+	bs->done = true;
+	return ExecClearTuple(slot);
 }
 
 /* The access method for ExecScan: the whole scan on the first call. */
@@ -939,10 +1106,16 @@ bulk_next(ScanState *ss)
 {
 	BulkScanState *bs = (BulkScanState *) ss;
 
+	if (!bs->scanned)
+	{
+		bs->scanned = true;
+		run_scan(bs);
+	}
+	if (bs->groups != NULL)
+		return next_group_row(bs);
 	if (bs->done)
 		return ExecClearTuple(ss->ss_ScanTupleSlot);
 	bs->done = true;
-	run_scan(bs);
 	return result_row(bs);
 }
 
@@ -960,12 +1133,20 @@ bulk_exec(CustomScanState *node)
 	return ExecScan(&node->ss, bulk_next, bulk_recheck);
 }
 
-/* Forget this scan's states and counters. */
+/* Forget this scan's groups, states and counters. */
 static void
 reset_states(BulkScanState *bs)
 {
 	gr_sink_reset(bs->sink);
+	MemoryContextReset(bs->statecxt);
+	if (bs->groups != NULL)
+		gr_group_reset(bs->groups);
+	if (bs->emitted != NULL)
+		tuplestore_end(bs->emitted);
+	bs->emitted = NULL;
+	bs->next_group = 0;
 	memset(bs->counters, 0, sizeof(bs->counters));
+	bs->scanned = false;
 	bs->done = false;
 }
 
@@ -984,7 +1165,10 @@ bulk_end(CustomScanState *node)
 			table_close(bs->tables[i].rel, NoLock);
 	}
 	/* gives back GPU slots and buffer budget (the states' callbacks) */
+	MemoryContextDelete(bs->sinkcxt);
 	MemoryContextDelete(bs->statecxt);
+	if (bs->emitted != NULL)
+		tuplestore_end(bs->emitted);
 }
 
 /* ReScanCustomScan: start over, with the parameters as they are now. */
@@ -1130,8 +1314,13 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	if (es->verbose && bs->page_path != NULL)
 		ExplainPropertyText("Page Path", bs->page_path, es);
 	for (int c = 0; c < C_GPU_WAIT_US; c++)
-		if (c != C_FALLBACK || (bs->ntables > 0 && bs->tables[0].prog != NULL))
-			ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
+	{
+		if (c == C_FALLBACK && (bs->ntables == 0 || bs->tables[0].prog == NULL))
+			continue;
+		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
+			continue;
+		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
+	}
 	/* a time, summed over the processes: where timing is on and jobs ran */
 	if (es->timing && bs->counters[C_GPU_PAGES] > 0)
 		ExplainPropertyFloat(counter_names[C_GPU_WAIT_US], "ms",

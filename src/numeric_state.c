@@ -101,6 +101,13 @@ num_raw(const struct varlena *v, GrNumHead *r)
 	}
 }
 
+/* A numeric's header, from a plain or short (packed) varlena (group keys). */
+void
+gr_numeric_head(const struct varlena *v, GrNumHead *r)
+{
+	num_raw(v, r);
+}
+
 /* powers of ten, 10^0 .. 10^38 */
 static int128 pow10_128[GR_NUMERIC_MAX_SCALE + 1];
 static int64 pow10_64[19];

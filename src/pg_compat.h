@@ -59,4 +59,14 @@
 #define gr_test_old_snapshot(snapshot, rel, page) ((void) 0)
 #endif
 
+/*
+ * PostgreSQL 16 keeps the GROUP BY clause the planner works from (without
+ * keys made redundant by others) apart from the query's.
+ */
+#if PG_VERSION_NUM >= 160000
+#define gr_group_clause(root) ((root)->processed_groupClause)
+#else
+#define gr_group_clause(root) ((root)->parse->groupClause)
+#endif
+
 #endif							/* GR_PG_COMPAT_H */

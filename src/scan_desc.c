@@ -11,9 +11,10 @@
 
 #include "expr.h"
 #include "expr_compile.h"
+#include "tuple_decode.h"
 
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 2
+#define GR_SCAN_DESC_VERSION 3
 
 /* Writing: append one field. */
 static void
@@ -40,6 +41,13 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, d->aggs[a].dec_scale);
 	}
 	put_int(&l, d->ngroupkeys);
+	for (int k = 0; k < d->ngroupkeys; k++)
+	{
+		put_int(&l, (int) d->keys[k].type);
+		put_int(&l, d->keys[k].len);
+		put_int(&l, d->keys[k].byval);
+		put_int(&l, d->keys[k].kind);
+	}
 	put_int(&l, d->ntables);
 	for (int t = 0; t < d->ntables; t++)
 	{
@@ -148,7 +156,21 @@ gr_scan_desc_from_list(List *l)
 		if (ag->kind == GR_SCAN_AGG && (ag->op == 0 || ag->type == 0))
 			malformed("aggregate");
 	}
-	d->ngroupkeys = get_int(&r, 0, 0, "group keys");
+	d->ngroupkeys = get_int(&r, 0, GR_DECODE_MAX_COLS, "group keys");
+	d->keys = palloc0(sizeof(GrScanKey) * Max(d->ngroupkeys, 1));
+	for (int k = 0; k < d->ngroupkeys; k++)
+	{
+		GrScanKey  *key = &d->keys[k];
+
+		key->type = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "key type");
+		key->len = get_int(&r, -2, 8, "key length");
+		key->byval = get_int(&r, 0, 1, "key by value") != 0;
+		key->kind = get_int(&r, GR_KEY_BITS, GR_KEY_LAST, "key kind");
+		if ((key->byval && key->len > 0) != (key->kind <= GR_KEY_FLOAT8))
+			malformed("key");
+	}
+	if (d->ngroupkeys > 0 && !d->partial)
+		malformed("grouping without partial states");
 	d->ntables = get_int(&r, 0, PG_INT32_MAX, "tables");
 	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
 	for (int t = 0; t < d->ntables; t++)

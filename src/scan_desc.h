@@ -9,14 +9,15 @@
  * String nodes and gr_scan_desc_from_list reads it back, checking each
  * part); bulk_scan.c runs it.  What is evaluated at executor start (the
  * constants of the WHERE comparisons, gpu_topk's k) lives in custom_exprs,
- * which the description points into by index.  The expression and GROUP BY
- * work extends this struct: a qual or an aggregate argument becomes a
- * program, a group key a column (ngroupkeys is 0 for now: one group).
+ * which the description points into by index.  A qual or an aggregate
+ * argument that is not a plain column is a program (common/expr.h); a
+ * group key is a column of each table (keycols).
  */
 #ifndef GR_SCAN_DESC_H
 #define GR_SCAN_DESC_H
 
 #include "state.h"
+#include "group_key.h"
 
 #include "nodes/pg_list.h"
 
@@ -48,7 +49,7 @@ typedef enum GrPartialForm
 
 #define GR_PARTIAL_LAST GR_PARTIAL_NUMERIC_VAR
 
-/* One aggregate: the node's output column of the same position. */
+/* One aggregate: the node's output column after the group keys. */
 typedef struct GrScanAgg
 {
 	GrScanAggKind kind;
@@ -94,12 +95,23 @@ typedef struct GrScanTable
 								 * them for a row the program hands back */
 } GrScanTable;
 
+/* One GROUP BY key: the node's output column of the same position. */
+typedef struct GrScanKey
+{
+	Oid			type;
+	int			len;			/* typlen */
+	bool		byval;
+	GrKeyKind	kind;			/* how its values compare (group_key.h) */
+} GrScanKey;
+
 typedef struct GrScanDesc
 {
-	bool		partial;		/* emit serialized partial states (parallel) */
+	bool		partial;		/* emit serialized partial states (parallel,
+								 * and always under a GROUP BY) */
 	int			naggs;
 	GrScanAgg  *aggs;
 	int			ngroupkeys;		/* 0: no GROUP BY, one group */
+	GrScanKey  *keys;			/* ngroupkeys: the output's first columns */
 	int			ntables;
 	GrScanTable *tables;
 } GrScanDesc;

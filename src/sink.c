@@ -11,7 +11,10 @@
 #include "catalog/pg_type.h"
 #include "utils/array.h"
 
-/* Make a sink of one group for the description's aggregates; states go in cxt. */
+/*
+ * Make a sink for the description's aggregates: one group, or none yet
+ * under a GROUP BY; states and values go in cxt, which the sink resets.
+ */
 GrSink *
 gr_sink_create(MemoryContext cxt, const GrScanDesc *d, GrSinkK k_of, void *k_arg)
 {
@@ -20,11 +23,29 @@ gr_sink_create(MemoryContext cxt, const GrScanDesc *d, GrSinkK k_of, void *k_arg
 	s->cxt = cxt;
 	s->naggs = d->naggs;
 	s->aggs = d->aggs;
-	s->ngroups = 1;
-	s->values = palloc0(sizeof(GrAggValue) * Max(d->naggs, 1));
+	s->grouped = d->ngroupkeys > 0;
 	s->k_of = k_of;
 	s->k_arg = k_arg;
+	gr_sink_reset(s);
 	return s;
+}
+
+/* Add a group with no values yet; returns its number. */
+int
+gr_sink_add_group(GrSink *s)
+{
+	if (s->ngroups == s->cap)
+	{
+		size_t		per = sizeof(GrAggValue) * Max(s->naggs, 1);
+
+		s->values = repalloc(s->values, per * s->cap * 2);
+		memset((char *) s->values + per * s->cap, 0, per * s->cap);
+		s->seen = repalloc(s->seen, sizeof(uint32) * s->cap * 2);
+		memset(s->seen + s->cap, 0, sizeof(uint32) * s->cap);
+		s->slot = repalloc(s->slot, sizeof(uint16) * s->cap * 2);
+		s->cap *= 2;
+	}
+	return s->ngroups++;
 }
 
 /*
@@ -40,7 +61,8 @@ value_state(GrSink *s, GrAggValue *v, int agg)
 
 		v->st = gr_state_create(s->cxt, ag->op, ag->type, s->k_of(s->k_arg, agg));
 		/* one group with many rows: batch from the first value */
-		v->st->direct_left = 0;
+		if (!s->grouped)
+			v->st->direct_left = 0;
 	}
 	return v->st;
 }
@@ -73,48 +95,113 @@ add_values(GrState *st, GrOp op, const uint64 *vals, int n)
 }
 
 /*
- * Fold a block of rows into a group: each aggregate takes the non-NULL
- * values of its argument's column (argcols: the table's column per
- * aggregate, -1 for count(*)).
+ * Fold rows of a block into a group's values: each aggregate takes the
+ * non-NULL values of its argument's column (argcols: the block's column
+ * per aggregate, -1 for count(*)).  The rows are idx[0..n-1], or all of
+ * the block's if idx is NULL.
  */
-void
-gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows, const int *argcols)
+static void
+add_rows(GrSink *s, GrAggValue *vals, const GrRowBlock *rows, const int *argcols,
+		 const uint16 *idx, int n)
 {
-	GrAggValue *vals = gr_sink_group(s, group);
 	uint64		packed[GR_BLOCK_MAX_ROWS];
 
-	if (rows->nrows == 0)
-		return;
 	for (int a = 0; a < s->naggs; a++)
 	{
 		const GrScanAgg *ag = &s->aggs[a];
 		int			c = argcols[a];
-		int			n = 0;
+		int			m = 0;
 
 		if (ag->kind == GR_SCAN_COUNT_STAR || c < 0)
 		{
-			vals[a].count += rows->nrows;
+			vals[a].count += n;
 			continue;
 		}
 		/* the column's non-NULL values, packed (no branch a row) */
-		for (int r = 0; r < rows->nrows; r++)
-		{
-			packed[n] = rows->vals[c][r];
-			n += !rows->nulls[c][r];
-		}
+		if (idx == NULL)
+			for (int r = 0; r < n; r++)
+			{
+				packed[m] = rows->vals[c][r];
+				m += !rows->nulls[c][r];
+			}
+		else
+			for (int i = 0; i < n; i++)
+			{
+				packed[m] = rows->vals[c][idx[i]];
+				m += !rows->nulls[c][idx[i]];
+			}
 		if (ag->kind == GR_SCAN_COUNT_COL)
-			vals[a].count += n;
-		else if (n > 0 && ag->dec_scale >= 0)
+			vals[a].count += m;
+		else if (m > 0 && ag->dec_scale >= 0)
 		{
 			/* a computed numeric: int64s times 10^dec_scale */
 			GrState    *st = value_state(s, &vals[a], a);
 
-			gr_numeric_fold_scaled(st, gr_state_accum(st)->fold_datum, packed, n,
+			gr_numeric_fold_scaled(st, gr_state_accum(st)->fold_datum, packed, m,
 								   ag->dec_scale);
 		}
-		else if (n > 0)
-			add_values(value_state(s, &vals[a], a), ag->op, packed, n);
+		else if (m > 0)
+			add_values(value_state(s, &vals[a], a), ag->op, packed, m);
 	}
+}
+
+/* Fold a block of rows into one group. */
+void
+gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows, const int *argcols)
+{
+	if (rows->nrows > 0)
+		add_rows(s, gr_sink_group(s, group), rows, argcols, NULL, rows->nrows);
+}
+
+/*
+ * Fold a block of rows into their groups (groups[r]: row r's): the rows
+ * are put in order of group (a counting sort over the block's groups, each
+ * group's slot found through the block number it was last seen in), then
+ * each group's run is folded as one.
+ */
+void
+gr_sink_add_rows_grouped(GrSink *s, const int *groups, const GrRowBlock *rows,
+						 const int *argcols)
+{
+	int			local[GR_BLOCK_MAX_ROWS];	/* the block's groups, by slot */
+	int			start[GR_BLOCK_MAX_ROWS + 1];
+	uint16		order[GR_BLOCK_MAX_ROWS];
+	int			nlocal = 0;
+
+	if (rows->nrows == 0)
+		return;
+	if (++s->block == 0)
+	{
+		/* the block number wrapped: no group may look seen */
+		memset(s->seen, 0, sizeof(uint32) * s->cap);
+		s->block = 1;
+	}
+	for (int r = 0; r < rows->nrows; r++)
+	{
+		int			g = groups[r];
+
+		if (s->seen[g] != s->block)
+		{
+			s->seen[g] = s->block;
+			s->slot[g] = nlocal;
+			local[nlocal] = g;
+			start[++nlocal] = 0;
+		}
+		start[s->slot[g] + 1]++;
+	}
+	start[0] = 0;
+	for (int i = 1; i <= nlocal; i++)
+		start[i] += start[i - 1];
+	{
+		int			fill[GR_BLOCK_MAX_ROWS];
+
+		memcpy(fill, start, sizeof(int) * nlocal);
+		for (int r = 0; r < rows->nrows; r++)
+			order[fill[s->slot[groups[r]]]++] = r;
+	}
+	for (int i = 0; i < nlocal; i++)
+		add_rows(s, gr_sink_group(s, local[i]), rows, argcols, order + start[i],
+				 start[i + 1] - start[i]);
 }
 
 /*
@@ -254,10 +341,18 @@ gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull)
 	return PointerGetDatum(gr_state_serialize(v->st));
 }
 
-/* Forget every group's values (a rescan); the states' memory goes with cxt. */
+/*
+ * Forget every group and its values (a rescan, or the groups emitted):
+ * the states' memory goes with cxt.
+ */
 void
 gr_sink_reset(GrSink *s)
 {
 	MemoryContextReset(s->cxt);
-	memset(s->values, 0, sizeof(GrAggValue) * (size_t) s->ngroups * s->naggs);
+	s->cap = s->grouped ? 64 : 1;
+	s->ngroups = s->grouped ? 0 : 1;
+	s->values = MemoryContextAllocZero(s->cxt, sizeof(GrAggValue) * s->cap * Max(s->naggs, 1));
+	s->seen = s->grouped ? MemoryContextAllocZero(s->cxt, sizeof(uint32) * s->cap) : NULL;
+	s->slot = s->grouped ? MemoryContextAlloc(s->cxt, sizeof(uint16) * s->cap) : NULL;
+	s->block = 0;
 }

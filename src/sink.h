@@ -7,7 +7,7 @@
  * A sink is made from a scan description's aggregates.  It holds, for each
  * group and each aggregate, a GrAggValue (the aggregate's state, made on its
  * first value, or its count); the whole-table case is one group (group 0),
- * which is all the node has until the GROUP BY work gives rows a group.
+ * and under a GROUP BY the group table (group_table.h) numbers the groups.
  * Rows arrive row-aligned (GrRowBlock: every column of row r at index r,
  * with its NULL flag), so that an aggregate, and later a group key or an
  * expression, sees one row's values together; results of the GPU's page
@@ -49,19 +49,28 @@ typedef int32 (*GrSinkK) (void *arg, int agg);
 
 typedef struct GrSink
 {
-	MemoryContext cxt;			/* the states; reset by gr_sink_reset */
+	MemoryContext cxt;			/* values and states; reset by gr_sink_reset */
 	int			naggs;
 	const GrScanAgg *aggs;		/* per aggregate: what it computes */
+	bool		grouped;		/* a GROUP BY: groups are added */
 	int			ngroups;
+	int			cap;			/* groups the arrays have room for */
 	GrAggValue *values;			/* ngroups x naggs, group-major */
+	/* gr_sink_add_rows_grouped: per group, the last block it was seen in */
+	uint32	   *seen;			/* and its slot in that block */
+	uint16	   *slot;
+	uint32		block;
 	GrSinkK		k_of;
 	void	   *k_arg;
 } GrSink;
 
 extern GrSink *gr_sink_create(MemoryContext cxt, const GrScanDesc *d, GrSinkK k_of,
 							  void *k_arg);
+extern int	gr_sink_add_group(GrSink *s);
 extern void gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows,
 							 const int *argcols);
+extern void gr_sink_add_rows_grouped(GrSink *s, const int *groups, const GrRowBlock *rows,
+									 const int *argcols);
 extern void gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op,
 							const struct GrCudaResult *r, int64 n, int64 *topk);
 extern void gr_sink_add_count(GrSink *s, int group, int agg, int64 n);

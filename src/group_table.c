@@ -1,0 +1,326 @@
+/*
+ * group_table.c
+ *	  The GpuReduce node's group table: open addressing over group numbers,
+ *	  keys compared by group_key.h's rules, variable-length keys by bytes.
+ *
+ * A row's key values come as the decoder gives them (a fixed-width
+ * column's bits; a variable-length column's address, in the pinned page);
+ * a new group keeps a copy of each, its output value.  text and varchar
+ * compare by bytes, which is PostgreSQL's equality under a deterministic
+ * collation (the planner offers no other); char(n) without its trailing
+ * blanks, as bpchareq; numeric by value (sign, weight and base-10000
+ * digits without the zeros at either end), so that 1.0 and 1.00 are one
+ * group, as numeric_eq says, and the first row's value is the output.
+ */
+#include "group_table.h"
+#include "tuple_decode.h"
+
+#include "access/detoast.h"
+#include "catalog/pg_collation.h"
+#include "catalog/pg_type.h"
+#include "utils/datum.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/typcache.h"
+
+/* first room for groups; the slots are twice as many, a power of two */
+#define GR_GROUP_FIRST_CAP 64
+
+/*
+ * How a GROUP BY key of this type and collation is grouped by the node, or
+ * false if the node does not group by it (its equality is not one of
+ * group_key.h's rules: another type, a domain, a non-deterministic
+ * collation).
+ */
+bool
+gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind)
+{
+	switch (type)
+	{
+		case INT2OID:
+		case INT4OID:
+		case INT8OID:
+		case BOOLOID:
+		case DATEOID:
+		case TIMESTAMPOID:
+		case TIMESTAMPTZOID:
+			*kind = GR_KEY_BITS;
+			return true;
+		case FLOAT4OID:
+			*kind = GR_KEY_FLOAT4;
+			return true;
+		case FLOAT8OID:
+			*kind = GR_KEY_FLOAT8;
+			return true;
+		case NUMERICOID:
+			*kind = GR_KEY_NUMERIC;
+			return true;
+		case TEXTOID:
+		case VARCHAROID:
+		case BPCHAROID:
+			if (!OidIsValid(collation) || !get_collation_isdeterministic(collation))
+				return false;
+			*kind = type == BPCHAROID ? GR_KEY_BPCHAR : GR_KEY_TEXT;
+			return true;
+	}
+	return false;
+}
+
+/* An empty table of keys; its memory in a child of parent. */
+GrGroupTable *
+gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys)
+{
+	GrGroupTable *gt = MemoryContextAllocZero(parent, sizeof(GrGroupTable));
+
+	gt->cxt = AllocSetContextCreate(parent, "gpu_reduce groups", ALLOCSET_DEFAULT_SIZES);
+	gt->scratch = AllocSetContextCreate(parent, "gpu_reduce group keys",
+										ALLOCSET_SMALL_SIZES);
+	gt->nkeys = nkeys;
+	gt->keys = keys;
+	gr_group_reset(gt);
+	return gt;
+}
+
+/* Forget every group (the node has emitted them). */
+void
+gr_group_reset(GrGroupTable *gt)
+{
+	MemoryContextReset(gt->cxt);
+	MemoryContextReset(gt->scratch);
+	gt->ngroups = 0;
+	gt->cap = GR_GROUP_FIRST_CAP;
+	gt->hashes = MemoryContextAlloc(gt->cxt, sizeof(uint64) * gt->cap);
+	gt->kv = MemoryContextAlloc(gt->cxt, sizeof(GrGroupKeyValue) * gt->cap * Max(gt->nkeys, 1));
+	gt->mask = 2 * GR_GROUP_FIRST_CAP - 1;
+	gt->slots = MemoryContextAllocZero(gt->cxt, sizeof(uint32) * (gt->mask + 1));
+}
+
+/* Bytes the table holds, its groups' key copies included. */
+Size
+gr_group_memory(GrGroupTable *gt)
+{
+	return MemoryContextMemAllocated(gt->cxt, true);
+}
+
+/*
+ * A numeric's compared bytes: its kind, sign, weight and digits, without
+ * zero digits at either end (numeric.c stores none, but equal values must
+ * give equal bytes whatever wrote them); in the scratch memory.
+ */
+static int32
+numeric_key(GrGroupTable *gt, const struct varlena *v, const uint8 **out)
+{
+	GrNumHead	h;
+	int			first = 0;
+	int			n;
+	int32		weight;
+	uint8	   *b;
+
+	gr_numeric_head(v, &h);
+	n = h.kind == 0 ? h.ndigits : 0;
+	weight = h.weight;
+	while (first < n && h.digits[2 * first] == 0 && h.digits[2 * first + 1] == 0)
+	{
+		first++;
+		weight--;
+	}
+	while (n > first && h.digits[2 * (n - 1)] == 0 && h.digits[2 * (n - 1) + 1] == 0)
+		n--;
+	b = MemoryContextAlloc(gt->scratch, 6 + 2 * (n - first));
+	b[0] = h.kind;
+	b[1] = n > first && h.neg;
+	if (n == first)
+		weight = 0;
+	memcpy(b + 2, &weight, 4);
+	memcpy(b + 6, h.digits + 2 * first, 2 * (n - first));
+	*out = b;
+	return 6 + 2 * (n - first);
+}
+
+/*
+ * A variable-length key's compared bytes (*p, the length returned), from
+ * the address of its varlena; detoasted into the scratch memory if it is
+ * compressed or out of line.
+ */
+static int32
+varlena_key(GrGroupTable *gt, const GrScanKey *key, uint64 addr, const uint8 **p)
+{
+	struct varlena *v = (struct varlena *) (uintptr_t) addr;
+	int32		len;
+
+	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	{
+		MemoryContext old = MemoryContextSwitchTo(gt->scratch);
+
+		v = detoast_attr(v);
+		MemoryContextSwitchTo(old);
+	}
+	if (key->kind == GR_KEY_NUMERIC)
+		return numeric_key(gt, v, p);
+	*p = (const uint8 *) VARDATA_ANY(v);
+	len = VARSIZE_ANY_EXHDR(v);
+	if (key->kind == GR_KEY_BPCHAR)
+		while (len > 0 && (*p)[len - 1] == ' ')
+			len--;
+	return len;
+}
+
+/* The Datum of a fixed-width key's bits, in its type's width. */
+static Datum
+bits_datum(const GrScanKey *key, uint64 bits)
+{
+	switch (key->len)
+	{
+		case 1:
+			return CharGetDatum((char) bits);
+		case 2:
+			return Int16GetDatum((int16) bits);
+		case 4:
+			return Int32GetDatum((int32) bits);
+	}
+	return (Datum) bits;
+}
+
+/* Make room for one more group, and keep the slots at most half full. */
+static void
+grow(GrGroupTable *gt)
+{
+	if (gt->ngroups == gt->cap)
+	{
+		gt->cap *= 2;
+		gt->hashes = repalloc(gt->hashes, sizeof(uint64) * gt->cap);
+		gt->kv = repalloc(gt->kv, sizeof(GrGroupKeyValue) * gt->cap * Max(gt->nkeys, 1));
+	}
+	if ((uint32) gt->ngroups * 2 >= gt->mask + 1)
+	{
+		uint32		nslots = 2 * (gt->mask + 1);
+
+		pfree(gt->slots);
+		gt->slots = MemoryContextAllocZero(gt->cxt, sizeof(uint32) * nslots);
+		gt->mask = nslots - 1;
+		for (int g = 0; g < gt->ngroups; g++)
+		{
+			uint32		i = (uint32) gt->hashes[g] & gt->mask;
+
+			while (gt->slots[i] != 0)
+				i = (i + 1) & gt->mask;
+			gt->slots[i] = g + 1;
+		}
+	}
+}
+
+/*
+ * The group of a row whose key columns are vals[keycols[k]] (NULL if
+ * nulls[...]), made if new (*added).  Variable-length keys are read where
+ * the row lies; a new group copies them.
+ */
+int
+gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, const int *keycols,
+			bool *added)
+{
+	GrGroupKeyValue probe[GR_DECODE_MAX_COLS];
+	uint64		h = 0;
+	uint32		i;
+	int			g;
+
+	MemoryContextReset(gt->scratch);
+	for (int k = 0; k < gt->nkeys; k++)
+	{
+		const GrScanKey *key = &gt->keys[k];
+		GrGroupKeyValue *pv = &probe[k];
+		uint64		bits = vals[keycols[k]];
+
+		pv->isnull = nulls[keycols[k]];
+		pv->len = 0;
+		pv->value = (Datum) bits;
+		if (pv->isnull)
+		{
+			pv->norm = 0;
+			h = gr_key_hash_mix(h, UINT64_C(0x5A5A5A5A5A5A5A5A));
+		}
+		else if (gr_key_fixed(key->kind))
+		{
+			pv->norm = gr_key_norm_bits(key->kind, bits);
+			h = gr_key_hash_mix(h, pv->norm);
+		}
+		else
+		{
+			const uint8 *p;
+
+			pv->len = varlena_key(gt, key, bits, &p);
+			pv->norm = (uint64) (uintptr_t) p;
+			h = gr_key_hash_bytes(h, p, pv->len);
+		}
+	}
+
+	*added = false;
+	for (i = (uint32) h & gt->mask; gt->slots[i] != 0; i = (i + 1) & gt->mask)
+	{
+		const GrGroupKeyValue *kv;
+		int			k;
+
+		g = gt->slots[i] - 1;
+		if (gt->hashes[g] != h)
+			continue;
+		kv = &gt->kv[(size_t) g * gt->nkeys];
+		for (k = 0; k < gt->nkeys; k++)
+		{
+			if (kv[k].isnull != probe[k].isnull)
+				break;
+			if (probe[k].isnull)
+				continue;
+			if (gr_key_fixed(gt->keys[k].kind) ? kv[k].norm != probe[k].norm :
+				kv[k].len != probe[k].len ||
+				memcmp((const void *) (uintptr_t) kv[k].norm,
+					   (const void *) (uintptr_t) probe[k].norm, probe[k].len) != 0)
+				break;
+		}
+		if (k == gt->nkeys)
+			return g;
+	}
+
+	/* a new group: copies of its keys, then its slot */
+	grow(gt);
+	g = gt->ngroups++;
+	gt->hashes[g] = h;
+	for (int k = 0; k < gt->nkeys; k++)
+	{
+		const GrScanKey *key = &gt->keys[k];
+		GrGroupKeyValue *kv = &gt->kv[(size_t) g * gt->nkeys + k];
+
+		*kv = probe[k];
+		if (kv->isnull)
+			kv->value = (Datum) 0;
+		else if (gr_key_fixed(key->kind))
+			kv->value = bits_datum(key, (uint64) probe[k].value);
+		else
+		{
+			MemoryContext old = MemoryContextSwitchTo(gt->cxt);
+			uint8	   *copy = palloc(Max(kv->len, 1));
+			struct varlena *v = (struct varlena *) DatumGetPointer(probe[k].value);
+
+			memcpy(copy, (const void *) (uintptr_t) probe[k].norm, kv->len);
+			kv->norm = (uint64) (uintptr_t) copy;
+			if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+				kv->value = PointerGetDatum(detoast_attr(v));
+			else
+				kv->value = datumCopy(PointerGetDatum(v), false, -1);
+			MemoryContextSwitchTo(old);
+		}
+	}
+	for (i = (uint32) h & gt->mask; gt->slots[i] != 0; i = (i + 1) & gt->mask)
+		;
+	gt->slots[i] = g + 1;
+	*added = true;
+	return g;
+}
+
+/* A group's value of key k, as its first row had it. */
+Datum
+gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull)
+{
+	const GrGroupKeyValue *kv = &gt->kv[(size_t) group * gt->nkeys + key];
+
+	*isnull = kv->isnull;
+	return kv->value;
+}

@@ -1,0 +1,48 @@
+/*
+ * group_table.h
+ *	  The GpuReduce node's group table: a row's GROUP BY key values to its
+ *	  group number, and each group's key values for the node's output.
+ *
+ * Groups are numbered 0, 1, ... in the order their first row arrives; the
+ * sink (sink.h) keeps each group's aggregate values by that number.  Keys
+ * compare as PostgreSQL's hash grouping compares them (group_key.h); a
+ * group's output values are its first row's, as a hash aggregate's are.
+ */
+#ifndef GR_GROUP_TABLE_H
+#define GR_GROUP_TABLE_H
+
+#include "scan_desc.h"
+
+/* One key value of a group. */
+typedef struct GrGroupKeyValue
+{
+	uint64		norm;			/* fixed: its bits as compared; variable: the
+								 * address of its compared bytes */
+	int32		len;			/* variable: bytes at norm */
+	bool		isnull;
+	Datum		value;			/* the first row's value (a copy) */
+} GrGroupKeyValue;
+
+typedef struct GrGroupTable
+{
+	MemoryContext cxt;			/* everything below; reset by gr_group_reset */
+	MemoryContext scratch;		/* a row's detoasted keys, numerics' bytes */
+	int			nkeys;
+	const GrScanKey *keys;
+	int			ngroups;
+	int			cap;			/* groups the arrays have room for */
+	uint64	   *hashes;			/* per group */
+	GrGroupKeyValue *kv;		/* per group, nkeys each */
+	uint32	   *slots;			/* open addressing: a group + 1, or 0 */
+	uint32		mask;			/* slots - 1 */
+} GrGroupTable;
+
+extern bool gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind);
+extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys);
+extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
+						const int *keycols, bool *added);
+extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
+extern Size gr_group_memory(GrGroupTable *gt);
+extern void gr_group_reset(GrGroupTable *gt);
+
+#endif							/* GR_GROUP_TABLE_H */
