@@ -108,7 +108,8 @@ typedef struct BulkTable
 	List	   *qual_clauses;	/* the WHERE clauses, for EXPLAIN */
 	GrExprBuilder *xb;			/* its expression program, or NULL */
 	List	   *outprog;		/* Integer per output: its program output, or -1 */
-	List	   *keycols;		/* Integer per group key: its column index */
+	List	   *keycols;		/* Integer per group key: its column index, or -1 */
+	List	   *keyouts;		/* Integer per group key: its program output, or -1 */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -614,6 +615,41 @@ heap_table(RangeTblEntry *rte)
 }
 
 /*
+ * Add a group key to a table: a column, or an output of its program whose
+ * bits are the key's (a fixed-width value of the key's width and class,
+ * or a numeric at the same scale in every table).
+ */
+static bool
+bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *key)
+{
+	GrType		type;
+	int			out;
+	int			scale;
+
+	if (is_table_column(relid, expr))
+	{
+		t->keycols = lappend(t->keycols, makeInteger(bulk_col(t, ((Var *) expr)->varattno)));
+		t->keyouts = lappend(t->keyouts, makeInteger(-1));
+		return true;
+	}
+	if (!program_of(q, t) || !gr_expr_add_output(t->xb, (Expr *) expr, &out, &type, &scale))
+		return false;
+	if (key->kind == GR_KEY_NUMERIC)
+	{
+		if (scale < 0 || (key->scale != -2 && key->scale != scale))
+			return false;
+		key->scale = scale;
+	}
+	else if (!gr_key_fixed(key->kind) || scale >= 0 ||
+			 t->xb->prog.out_w[out] != key->len ||
+			 (t->xb->prog.out_kind[out] == GR_XO_FLOAT) != (key->kind != GR_KEY_BITS))
+		return false;
+	t->keycols = lappend(t->keycols, makeInteger(-1));
+	t->keyouts = lappend(t->keyouts, makeInteger(out));
+	return true;
+}
+
+/*
  * Add the table of range table entry relid, whose columns the outputs read
  * as vars (the outputs' arguments, then the group keys, translated to it):
  * which columns, and its WHERE clauses as comparisons.  False if one is
@@ -656,12 +692,13 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 		GrScanAgg  *ag;
 		int			out = -1;
 
-		/* after the outputs' arguments, the group keys: columns */
+		/* after the outputs' arguments, the group keys */
 		if (foreach_current_index(lc) >= list_length(q->outputs))
 		{
-			if (!is_table_column(relid, arg))
+			if (!bulk_table_key(q, t, relid, arg,
+								list_nth(q->keys, foreach_current_index(lc) -
+										 list_length(q->outputs))))
 				return false;
-			t->keycols = lappend(t->keycols, makeInteger(bulk_col(t, ((Var *) arg)->varattno)));
 			continue;
 		}
 		ag = list_nth(q->outputs, foreach_current_index(lc));
@@ -730,9 +767,9 @@ bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
 
 /*
  * Whether a GROUP BY key, the target's expression expr grouped by the
- * clause sgc, is one the node groups by: a column (of the one table, or
- * translated to each leaf later) whose type and collation the group table
- * compares, with the type's own equality.
+ * clause sgc, is one the node may group by: of a type and collation the
+ * group table compares, with the type's own equality (bulk_table_key then
+ * checks that each table has it: a column, or what its program computes).
  */
 static bool
 bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
@@ -742,14 +779,15 @@ bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
 	int16		len;
 	bool		byval;
 
-	if (!is_table_column(relid, (Node *) expr) ||
-		!gr_group_key_kind(type, exprCollation((Node *) expr), &key->kind) ||
+	if (!gr_group_key_kind(type, exprCollation((Node *) expr), &key->kind) ||
 		sgc->eqop != lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr)
 		return false;
 	get_typlenbyval(type, &len, &byval);
 	key->type = type;
 	key->len = len;
 	key->byval = byval;
+	/* a numeric the program computes: its scale, known once compiled */
+	key->scale = key->kind == GR_KEY_NUMERIC && !is_table_column(relid, (Node *) expr) ? -2 : -1;
 	q->keyexprs = lappend(q->keyexprs, expr);
 	q->keys = lappend(q->keys, key);
 	return true;
@@ -868,7 +906,8 @@ sort_columns(BulkTable *t)
 	{
 		Integer    *col = lfirst(lc);
 
-		col->ival = newidx[intVal(col)];
+		if (intVal(col) >= 0)
+			col->ival = newidx[intVal(col)];
 	}
 	foreach(lc, t->quals)
 	{
@@ -1011,6 +1050,7 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 			st->prog = &t->xb->prog;
 			st->binds = t->xb->bind;
 			st->argouts = int_array(t->outprog);
+			st->keyouts = int_array(t->keyouts);
 			st->xquals = t->xb->quals;
 			st->xouts = t->xb->outs;
 		}

@@ -72,7 +72,8 @@ typedef struct BulkTable
 	Relation	rel;
 	GrDecodeDesc *desc;
 	const int  *argcols;		/* each aggregate's column index, or -1 */
-	const int  *keycols;		/* each group key's column index */
+	int		   *keyrow;			/* each group key's column in the row: decoded,
+								 * or computed (after the decoded ones) */
 	int			nquals;
 	GrQual		quals[GR_MAX_QUALS];	/* as bound for this scan */
 	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
@@ -137,6 +138,7 @@ typedef struct BulkScanState
 	GrSink	   *sink;			/* the aggregates' running values */
 	MemoryContext sinkcxt;		/* the sink's values and states */
 	GrGroupTable *groups;		/* a GROUP BY's group table, or NULL */
+	MemoryContext keycxt;		/* a row's computed numeric keys */
 	Size		group_budget;	/* bytes the groups may hold before emitted */
 	Tuplestorestate *emitted;	/* groups emitted early, or NULL */
 	TupleTableSlot *emitslot;	/* reads them back */
@@ -324,7 +326,9 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 	t->desc = make_decode_desc(t->rel, st->attnos, st->ncols);
 	t->filter = st->filter;
 	t->argcols = st->argcols;
-	t->keycols = st->keycols;
+	t->keyrow = palloc(sizeof(int) * Max(bs->desc->ngroupkeys, 1));
+	for (int k = 0; k < bs->desc->ngroupkeys; k++)
+		t->keyrow[k] = st->keycols[k] >= 0 ? st->keycols[k] : st->ncols + st->keyouts[k];
 	t->nquals = st->nquals;
 	t->qual_exprs = palloc0(sizeof(ExprState *) * Max(t->nquals, 1));
 	for (int i = 0; i < st->nquals; i++)
@@ -374,6 +378,8 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	if (d->ngroupkeys > 0)
 	{
 		bs->groups = gr_group_create(estate->es_query_cxt, d->ngroupkeys, d->keys);
+		bs->keycxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce computed keys",
+										   ALLOCSET_SMALL_SIZES);
 		bs->group_budget = get_hash_memory_limit();
 		bs->emitslot = ExecAllocTableSlot(&estate->es_tupleTable,
 										  node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
@@ -382,18 +388,45 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 }
 
 /*
- * The group of a row whose decoded columns are tv (NULL if tn), added to
- * the sink if new; 0 without a GROUP BY.
+ * The group of a row whose decoded and computed columns are tv (NULL if
+ * tn), added to the sink if new; 0 without a GROUP BY.  A numeric key the
+ * program computed (int64s times 10^scale, or past 64 bits wide's) is
+ * made a numeric first, unless PostgreSQL computed the row's outputs
+ * (evaluated: fallback_row gives a numeric's address).
  */
 static int
-row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn)
+row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn,
+		  const gr_int128 *wide, bool evaluated)
 {
+	uint64		kv[GR_DECODE_MAX_COLS];
+	bool		kn[GR_DECODE_MAX_COLS];
 	bool		added;
+	bool		made = false;
 	int			g;
 
 	if (bs->groups == NULL)
 		return 0;
-	g = gr_group_of(bs->groups, tv, tn, t->keycols, &added);
+	for (int k = 0; k < bs->desc->ngroupkeys; k++)
+	{
+		int			c = t->keyrow[k];
+		int			scale = bs->desc->keys[k].scale;
+		MemoryContext old;
+		Datum		num;
+
+		kv[k] = tv[c];
+		kn[k] = tn[c];
+		if (scale < 0 || evaluated || (kn[k] && (wide == NULL || tv[c] != 1)))
+			continue;
+		if (!made)
+			MemoryContextReset(bs->keycxt);
+		made = true;
+		old = MemoryContextSwitchTo(bs->keycxt);
+		num = gr_scaled_numeric(kn[k] ? wide[c - t->desc->ncols] : (int64) tv[c], scale);
+		MemoryContextSwitchTo(old);
+		kv[k] = (uint64) (uintptr_t) DatumGetPointer(num);
+		kn[k] = false;
+	}
+	g = gr_group_of(bs->groups, kv, kn, &added);
 	if (added && gr_sink_add_group(bs->sink) != g)
 		elog(ERROR, "gpu_reduce: group table and aggregate values disagree");
 	return g;
@@ -530,9 +563,11 @@ wide_outputs(BulkScanState *bs, BulkTable *t, int group, const uint64 *outvals,
  */
 static bool
 fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
-			 OffsetNumber off, uint32 len, const uint64 *tv, bool *tn, int *group)
+			 OffsetNumber off, uint32 len, uint64 *tv, bool *tn, int *group)
 {
-	bool	   *outnulls = tn + t->desc->ncols;
+	int			ncols = t->desc->ncols;
+	Datum		xv[GR_EXPR_MAX_OUTS];
+	bool		xn[GR_EXPR_MAX_OUTS];
 	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
 	HeapTupleData tuple;
 	bool		pass = true;
@@ -546,17 +581,24 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 	econtext->ecxt_scantuple = t->xslot;
 	if (t->xqual != NULL)
 		pass = ExecQual(t->xqual, econtext);
-	if (pass)
-		*group = row_group(bs, t, tv, tn);
 	for (int o = 0; pass && o < t->prog->nouts; o++)
 	{
-		bool		isnull;
-		Datum		v = ExecEvalExprSwitchContext(t->xouts[o], econtext, &isnull);
+		/* the outputs as a group key reads them: bits in the width, or an address */
+		int			w = t->prog->out_w[o];
 
-		outnulls[o] = true;
-		for (int a = 0; a < bs->desc->naggs && !isnull; a++)
+		xv[o] = ExecEvalExprSwitchContext(t->xouts[o], econtext, &xn[o]);
+		tv[ncols + o] = t->prog->out_kind[o] == GR_XO_DEC || w == 8 ? (uint64) xv[o] :
+			(uint64) xv[o] & ((UINT64_C(1) << (8 * w)) - 1);
+		tn[ncols + o] = xn[o];
+	}
+	if (pass)
+		*group = row_group(bs, t, tv, tn, NULL, true);
+	for (int o = 0; pass && o < t->prog->nouts; o++)
+	{
+		tn[ncols + o] = true;
+		for (int a = 0; a < bs->desc->naggs && !xn[o]; a++)
 			if (t->argouts[a] == o)
-				gr_sink_add_datum(bs->sink, *group, a, v);
+				gr_sink_add_datum(bs->sink, *group, a, xv[o]);
 	}
 	ExecClearTuple(t->xslot);
 	ResetExprContext(econtext);
@@ -614,12 +656,12 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			}
 			else
 			{
-				groups[nkept] = row_group(bs, t, tv, tn);
+				groups[nkept] = row_group(bs, t, tv, tn, wide, false);
 				wide_outputs(bs, t, groups[nkept], tv + d->ncols, tn + d->ncols, wide);
 			}
 		}
 		else
-			groups[nkept] = row_group(bs, t, tv, tn);
+			groups[nkept] = row_group(bs, t, tv, tn, NULL, false);
 		/* the row's columns at its index: aligned, NULLs flagged */
 		for (int c = 0; c < ncols; c++)
 		{

@@ -210,13 +210,12 @@ grow(GrGroupTable *gt)
 }
 
 /*
- * The group of a row whose key columns are vals[keycols[k]] (NULL if
- * nulls[...]), made if new (*added).  Variable-length keys are read where
- * the row lies; a new group copies them.
+ * The group of a row whose key values are vals[k] (NULL if nulls[k]), made
+ * if new (*added).  Variable-length keys are read where they lie; a new
+ * group copies them.
  */
 int
-gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, const int *keycols,
-			bool *added)
+gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added)
 {
 	GrGroupKeyValue probe[GR_DECODE_MAX_COLS];
 	uint64		h = 0;
@@ -228,9 +227,9 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, const int *
 	{
 		const GrScanKey *key = &gt->keys[k];
 		GrGroupKeyValue *pv = &probe[k];
-		uint64		bits = vals[keycols[k]];
+		uint64		bits = vals[k];
 
-		pv->isnull = nulls[keycols[k]];
+		pv->isnull = nulls[k];
 		pv->len = 0;
 		pv->value = (Datum) bits;
 		if (pv->isnull)

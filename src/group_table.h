@@ -40,7 +40,7 @@ typedef struct GrGroupTable
 extern bool gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind);
 extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys);
 extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
-						const int *keycols, bool *added);
+						bool *added);
 extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
 extern Size gr_group_memory(GrGroupTable *gt);
 extern void gr_group_reset(GrGroupTable *gt);

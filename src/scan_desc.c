@@ -47,6 +47,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, d->keys[k].len);
 		put_int(&l, d->keys[k].byval);
 		put_int(&l, d->keys[k].kind);
+		put_int(&l, d->keys[k].scale);
 	}
 	put_int(&l, d->ntables);
 	for (int t = 0; t < d->ntables; t++)
@@ -85,6 +86,8 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 				put_int(&l, st->binds[k]);
 			for (int a = 0; a < d->naggs; a++)
 				put_int(&l, st->argouts[a]);
+			for (int k = 0; k < d->ngroupkeys; k++)
+				put_int(&l, st->keyouts[k]);
 			l = lappend(l, list_make2(st->xquals, st->xouts));
 		}
 	}
@@ -166,6 +169,9 @@ gr_scan_desc_from_list(List *l)
 		key->len = get_int(&r, -2, 8, "key length");
 		key->byval = get_int(&r, 0, 1, "key by value") != 0;
 		key->kind = get_int(&r, GR_KEY_BITS, GR_KEY_LAST, "key kind");
+		key->scale = get_int(&r, -1, 38, "key scale");
+		if (key->scale >= 0 && key->kind != GR_KEY_NUMERIC)
+			malformed("key scale");
 		if ((key->byval && key->len > 0) != (key->kind <= GR_KEY_FLOAT8))
 			malformed("key");
 	}
@@ -182,7 +188,7 @@ gr_scan_desc_from_list(List *l)
 		st->ncols = get_int(&r, 0, 1600, "columns");
 		st->attnos = get_ints(&r, st->ncols, 0, 1600, "column");
 		st->argcols = get_ints(&r, d->naggs, -1, st->ncols - 1, "aggregate column");
-		st->keycols = get_ints(&r, d->ngroupkeys, 0, st->ncols - 1, "key column");
+		st->keycols = get_ints(&r, d->ngroupkeys, -1, st->ncols - 1, "key column");
 		st->nquals = get_int(&r, 0, 10000, "quals");
 		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
 		for (int q = 0; q < st->nquals; q++)
@@ -197,6 +203,7 @@ gr_scan_desc_from_list(List *l)
 			malformed("filter");
 		st->filter = strVal(filter);
 		st->argouts = NULL;
+		st->keyouts = NULL;
 		if (get_int(&r, 0, 1, "program"))
 		{
 			int			words[(sizeof(GrExprProg) + 3) / 4];
@@ -210,12 +217,16 @@ gr_scan_desc_from_list(List *l)
 				malformed("program");
 			st->binds = get_ints(&r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
 			st->argouts = get_ints(&r, d->naggs, -1, st->prog->nouts - 1, "program output");
+			st->keyouts = get_ints(&r, d->ngroupkeys, -1, st->prog->nouts - 1, "key output");
 			if (r.pos >= list_length(l) || !IsA((x = list_nth(l, r.pos++)), List) ||
 				list_length(x) != 2)
 				malformed("program expressions");
 			st->xquals = linitial(x);
 			st->xouts = lsecond(x);
 		}
+		for (int k = 0; k < d->ngroupkeys; k++)
+			if ((st->keycols[k] < 0) == (st->keyouts == NULL || st->keyouts[k] < 0))
+				malformed("key source");
 	}
 	if (r.pos != list_length(l))
 		malformed("trailing fields");

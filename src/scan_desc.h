@@ -10,8 +10,8 @@
  * part); bulk_scan.c runs it.  What is evaluated at executor start (the
  * constants of the WHERE comparisons, gpu_topk's k) lives in custom_exprs,
  * which the description points into by index.  A qual or an aggregate
- * argument that is not a plain column is a program (common/expr.h); a
- * group key is a column of each table (keycols).
+ * argument that is not a plain column is a program (common/expr.h); so
+ * is a group key (keyouts) that is not a column (keycols).
  */
 #ifndef GR_SCAN_DESC_H
 #define GR_SCAN_DESC_H
@@ -80,7 +80,7 @@ typedef struct GrScanTable
 	int			ncols;
 	int		   *attnos;			/* the columns read: 0-based, ascending */
 	int		   *argcols;		/* per aggregate: its argument's column, or -1 */
-	int		   *keycols;		/* per group key: its column (ngroupkeys) */
+	int		   *keycols;		/* per group key: its column, or -1 */
 	int			nquals;
 	GrScanQual *quals;
 	char	   *filter;			/* the WHERE clause as EXPLAIN shows it, or "" */
@@ -90,6 +90,7 @@ typedef struct GrScanTable
 	int		   *binds;			/* per constant: custom_exprs index bound at the
 								 * scan's start, or -1 (prog->nconsts) */
 	int		   *argouts;		/* per aggregate: the program output it reads, or -1 */
+	int		   *keyouts;		/* per group key: the program output it is, or -1 */
 	List	   *xquals;			/* the conjuncts the program evaluates, and */
 	List	   *xouts;			/* its outputs' expressions: PostgreSQL evaluates
 								 * them for a row the program hands back */
@@ -102,6 +103,8 @@ typedef struct GrScanKey
 	int			len;			/* typlen */
 	bool		byval;
 	GrKeyKind	kind;			/* how its values compare (group_key.h) */
+	int			scale;			/* a numeric the program computes: its scale
+								 * (int64s times 10^scale); else -1 */
 } GrScanKey;
 
 typedef struct GrScanDesc
