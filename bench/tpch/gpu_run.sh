@@ -7,6 +7,14 @@
 # and each query timed against PostgreSQL's plan (timing.sh).
 #
 #   bash bench/tpch/gpu_run.sh [SF] [RUNS]    (from the repository root; results under $OUT)
+#
+# Queries: TPCH_QUERIES (default "q6 q6_gpu q1 q1_gpu"); DuckDB times the
+# native ones (no _gpu suffix) on the same data, one line each in duckdb.txt;
+# EXPLAIN ANALYZE of each native one, serial and with 8 workers, in
+# explain-Q-W.txt.  PostgreSQL's own Q1 takes about 7.6 s serially at SF1 on
+# the H100 host, about 38 s at SF5: there Q1 with 5 runs does not fit one
+# 10-minute device call beside Q6; give it a call of its own, e.g.
+#   TPCH_QUERIES="q1 q1_gpu" bash bench/tpch/gpu_run.sh 5 3
 set -euo pipefail
 root=$PWD
 here=$root/bench/tpch
@@ -21,7 +29,10 @@ stamp() { echo "# $1 at $((SECONDS - T0)) s"; }
 
 nvidia-smi --query-gpu=name --format=csv,noheader
 python3 -m venv /tmp/dv >/dev/null && /tmp/dv/bin/pip install -q --no-index "$root"/.wheels/*.whl
-/tmp/dv/bin/python "$here/gen.py" "$sf" "$data" --time "$here/q6.sql" --runs "$runs" | tee "$out/duckdb.txt"
+queries=${TPCH_QUERIES:-q6 q6_gpu q1 q1_gpu}
+native=$(for q in $queries; do case $q in *_gpu) ;; *) echo "$q" ;; esac; done)
+/tmp/dv/bin/python "$here/gen.py" "$sf" "$data" $(for q in $native; do echo --time "$here/$q.sql"; done) \
+	--runs "$runs" | tee "$out/duckdb.txt"
 stamp "dbgen and DuckDB"
 
 sysctl -qw vm.nr_hugepages=${TPCH_HUGEPAGES:-9000} || true
@@ -51,11 +62,13 @@ stamp "loaded"
 
 TPCH_SQL=$here
 source "$here/timing.sh"
-tpch_time "${TPCH_QUERIES:-q6 q6_gpu}" "${TPCH_WORKERS:-0 8}" "$runs" | tee "$out/results.csv"
+tpch_time "$queries" "${TPCH_WORKERS:-0 8}" "$runs" | tee "$out/results.csv"
 stamp "timed"
-for w in 0 8; do
-	tpch_psql -X -c "SET max_parallel_workers_per_gather = $w" \
-		-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) $(cat "$here/q6.sql")" > "$out/explain-q6-$w.txt" 2>&1
+for q in $native; do
+	for w in 0 8; do
+		tpch_psql -X -c "SET max_parallel_workers_per_gather = $w" \
+			-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) $(cat "$here/$q.sql")" > "$out/explain-$q-$w.txt" 2>&1
+	done
 done
-grep -h "Page Path\|Decoded Pages\|Evaluated by\|Execution Time" "$out"/explain-q6-*.txt
+grep "Page Path\|Decoded Pages\|Evaluated by\|Execution Time" "$out"/explain-*.txt
 cp "$dir/log/server.log" "$out/server.log"

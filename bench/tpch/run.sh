@@ -6,10 +6,12 @@
 #
 #   bash bench/tpch/run.sh CSV_DIR [RUNS] [WORKERS]
 #
-# Native: gpu_reduce.bulk_scan = off (PostgreSQL's plan, its sum()).  Node:
-# the same query text (native sum() taken under native_aggregates = on) and
-# with gpu_sum in place of sum.  Prints one CSV line per query and workers:
-# query,workers,native_ms,node_ms,ratio,answers_equal
+# Native: gpu_reduce.bulk_scan = off (PostgreSQL's plan, its sum() and avg()).
+# Node: the same query text (native sum() and avg() taken under
+# native_aggregates = on) and with gpu_sum/gpu_avg in place of sum/avg.
+# Queries (TPCH_QUERIES, default "q6 q6_gpu q1 q1_gpu"): Q6, and Q1 (its four
+# groups of l_returnflag, l_linestatus).  Prints one CSV line per query and
+# workers: query,workers,native_ms,node_ms,ratio,answers_equal
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 csv_dir=$1
@@ -31,6 +33,10 @@ gr_psql -X -At -d postgres -c "SELECT pg_prewarm('lineitem')" >/dev/null
 tpch_psql() { gr_psql -d postgres "$@"; }
 TPCH_SQL=$GR_TMP
 source "$here/timing.sh"
-tpch_time "${TPCH_QUERIES:-q6 q6_gpu}" "$workers" "$runs"
-gr_psql -X -d postgres -c "SET max_parallel_workers_per_gather = 0" \
-	-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) $(cat "$GR_TMP/q6.sql")"
+queries=${TPCH_QUERIES:-q6 q6_gpu q1 q1_gpu}
+tpch_time "$queries" "$workers" "$runs"
+for q in $queries; do
+	[ "${q%_gpu}" = "$q" ] || continue
+	gr_psql -X -d postgres -c "SET max_parallel_workers_per_gather = 0" \
+		-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) $(cat "$GR_TMP/$q.sql")"
+done

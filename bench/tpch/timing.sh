@@ -5,12 +5,15 @@
 # tpch_time QUERIES WORKERS RUNS: each query (file name without .sql; a name
 # ending in _gpu is timed against its native twin without the suffix) in
 # fresh sessions, PostgreSQL's plan (gpu_reduce.bulk_scan = off) and the
-# node alternating, medians; one CSV line per query and workers count.
+# node alternating, medians; one CSV line per query and workers count, with
+# answers_equal 1 when every run's answers were the same text, all rows.
 
-# one timed run in a fresh session: "ms|answer"
+# one timed run in a fresh session: "ms|answer", the answer's rows (Q1 has
+# four) joined by ";" so that every row is compared, not only the last
 tpch_one() {	# settings query-file
 	tpch_psql -X -At -c "$1" -c '\timing on' -f "$2" 2>&1 |
-		awk '/^Time:/ {t=$2} !/^Time:/ && !/^SET/ {a=$0} END {print t "|" a}'
+		awk '/^Time:/ {t = $2; next} /^SET/ || /^Timing is on/ {next}
+			{a = (n++ ? a ";" : "") $0} END {print t "|" a}'
 }
 
 tpch_median() {
