@@ -244,6 +244,41 @@ gr_expr_pow10_64(int s)
 }
 
 /*
+ * a / 10^k for 1 <= k <= 18 into *q, and whether it divides exactly: a
+ * constant divisor per case, which compilers make a multiplication (a
+ * numeric's digits are rescaled a row at a time).
+ */
+GR_HOSTDEV bool
+gr_div_pow10_64(int64_t a, int k, int64_t *q)
+{
+#define GR_DIV_POW10_CASE(K, P) case K: *q = a / (P); return a % (P) == 0
+	switch (k)
+	{
+			GR_DIV_POW10_CASE(1, INT64_C(10));
+			GR_DIV_POW10_CASE(2, INT64_C(100));
+			GR_DIV_POW10_CASE(3, INT64_C(1000));
+			GR_DIV_POW10_CASE(4, INT64_C(10000));
+			GR_DIV_POW10_CASE(5, INT64_C(100000));
+			GR_DIV_POW10_CASE(6, INT64_C(1000000));
+			GR_DIV_POW10_CASE(7, INT64_C(10000000));
+			GR_DIV_POW10_CASE(8, INT64_C(100000000));
+			GR_DIV_POW10_CASE(9, INT64_C(1000000000));
+			GR_DIV_POW10_CASE(10, INT64_C(10000000000));
+			GR_DIV_POW10_CASE(11, INT64_C(100000000000));
+			GR_DIV_POW10_CASE(12, INT64_C(1000000000000));
+			GR_DIV_POW10_CASE(13, INT64_C(10000000000000));
+			GR_DIV_POW10_CASE(14, INT64_C(100000000000000));
+			GR_DIV_POW10_CASE(15, INT64_C(1000000000000000));
+			GR_DIV_POW10_CASE(16, INT64_C(10000000000000000));
+			GR_DIV_POW10_CASE(17, INT64_C(100000000000000000));
+			GR_DIV_POW10_CASE(18, INT64_C(1000000000000000000));
+	}
+#undef GR_DIV_POW10_CASE
+	*q = a;
+	return k == 0;
+}
+
+/*
  * Checked int64 arithmetic (no compiler builtins: the same code on the
  * device): false on overflow.
  */
@@ -365,11 +400,8 @@ gr_numeric_scaled(const uint8_t *v, int scale, gr_int128 *out)
 			a64 = a64 * 10000 + (int16_t) gr_load16(d + 2 * i);
 		if (frac > scale)
 		{
-			int64_t		p = gr_expr_pow10_64(frac - scale);
-
-			if (a64 % p != 0)
+			if (!gr_div_pow10_64(a64, frac - scale, &a64))
 				return false;
-			a64 /= p;
 			acc = a64;
 		}
 		else
@@ -827,8 +859,15 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				break;
 			case GR_X_RESCALE_D:
 				{
-					gr_int128	m = gr_expr_pow10(st->c);
+					gr_int128	m;
 
+					/* the common case: 64 bits times at most 10^18 stays below 2^126 */
+					if (st->c <= 18 && a->d <= INT64_MAX && a->d >= -INT64_MAX)
+					{
+						d->d = a->d * gr_expr_pow10_64(st->c);
+						break;
+					}
+					m = gr_expr_pow10(st->c);
 					if (st->c > 36 || a->d >= GR_DEC_SAFE / m || a->d <= -GR_DEC_SAFE / m)
 						return GR_EXPR_FALLBACK;
 					d->d = a->d * m;
