@@ -11,6 +11,8 @@
 CREATE EXTENSION IF NOT EXISTS gpu_reduce;
 CREATE EXTENSION IF NOT EXISTS pg_prewarm;
 SET gpu_reduce.min_gpu_rows = 1;
+-- native aggregates taken (test/gpu_host.sh turns them off in the database it shares)
+SET gpu_reduce.native_aggregates = on;
 SET max_parallel_workers_per_gather = 0;
 
 DROP TABLE IF EXISTS xp;
