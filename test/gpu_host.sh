@@ -16,8 +16,8 @@
 #      query in a fresh session, through the bulk scan's page path (the GPU
 #      reads the pages), its CPU decoding and the per-row path; checks the
 #      page path's answers, its fallback to the CPU when the GPU fails, and
-#      answers while writers change the pinned pages (GPU_HOST_STRESS_S
-#      seconds, default 30); restarts with the buffer pool unregistered;
+#      answers (plain and GROUP BY) while writers change the pinned pages
+#      (GPU_HOST_STRESS_S seconds, default 60); restarts with the buffer pool unregistered;
 #      shows the bulk scan's
 #      EXPLAIN ANALYZE counters (GPU and CPU batches); shows the
 #      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
@@ -200,15 +200,15 @@ echo "== a failing GPU: each job's pinned pages are decoded on the CPU instead"
 psql_ -At -c "SET gpu_reduce.debug_fail_gpu = on" -c "SET max_parallel_workers_per_gather = 0" \
 	-c "SELECT (SELECT gpu_sum(x) FROM big) = (SELECT sum(x) FROM big) AS same_after_fallback" 2>&1 | tee "$scratch/ff"
 grep -q '^t$' "$scratch/ff" && grep -q "WARNING:  GPU page decoding failed" "$scratch/ff" || fail=1
-echo "== writers change pinned pages while the scans repeat (${GPU_HOST_STRESS_S:-30} s): each answer equals native in the same snapshot"
-psql_ -c "DROP TABLE IF EXISTS churn" -c "CREATE TABLE churn AS SELECT g AS k, g::int8 AS x FROM generate_series(1, 2000000) g" \
+echo "== writers change pinned pages while the scans repeat (${GPU_HOST_STRESS_S:-60} s): each answer, plain and grouped, equals native in the same snapshot"
+psql_ -c "DROP TABLE IF EXISTS churn" -c "CREATE TABLE churn AS SELECT g AS k, g::int8 AS x, g % 16 AS grp FROM generate_series(1, 2000000) g" \
 	-c "VACUUM ANALYZE churn" -c "SELECT pg_prewarm('churn')" >/dev/null
-end=$((SECONDS + ${GPU_HOST_STRESS_S:-30}))
+end=$((SECONDS + ${GPU_HOST_STRESS_S:-60}))
 for w in 1 2 3 4; do
 	(while [ $SECONDS -lt $end ]; do
 		psql_ -q -c "BEGIN" -c "UPDATE churn SET x = x + 1 WHERE k % 1000 = (random() * 999)::int" \
 			-c "DELETE FROM churn WHERE k % 5000 = (random() * 4999)::int" \
-			-c "INSERT INTO churn SELECT g, g FROM generate_series(1, 500) g" \
+			-c "INSERT INTO churn SELECT g, g, g % 16 FROM generate_series(1, 500) g" \
 			-c "$([ $w = 1 ] && echo ROLLBACK || echo COMMIT)" >/dev/null 2>&1
 		[ $w = 2 ] && psql_ -q -c "VACUUM churn" >/dev/null 2>&1
 	done) &
@@ -218,7 +218,12 @@ while [ $SECONDS -lt $end ]; do
 	for workers in 0 4; do
 		r=$(PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "SELECT
 			(SELECT gpu_sum(x) FROM churn) = (SELECT sum(x) FROM churn)
-			AND (SELECT gpu_max(x) FROM churn WHERE k > 1000) = (SELECT max(x) FROM churn WHERE k > 1000)" 2>&1)
+			AND (SELECT gpu_max(x) FROM churn WHERE k > 1000) = (SELECT max(x) FROM churn WHERE k > 1000)
+			AND (SELECT string_agg(grp || ':' || s || ':' || c, ',' ORDER BY grp)
+			     FROM (SELECT grp, gpu_sum(x) s, count(*) c FROM churn WHERE k % 7 <> 0 GROUP BY grp) g)
+			  = (SELECT string_agg(grp || ':' || s || ':' || c, ',' ORDER BY grp)
+			     FROM (SELECT grp, sum(x) FILTER (WHERE true) s, count(*) FILTER (WHERE true) c
+			           FROM churn WHERE k % 7 <> 0 GROUP BY grp) n)" 2>&1)
 		scans=$((scans + 1)); [ "$r" = t ] || { bad=$((bad + 1)); echo "stress: $r"; }
 	done
 done
@@ -226,6 +231,12 @@ wait
 echo "stress: $scans statements, $bad wrong"
 [ "$bad" = 0 ] && [ "$scans" -gt 0 ] || fail=1
 PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM churn" | grep -E "Page Path|Decoded|Wait Time"
+# the grouped query of the loop ran through the node, serial and parallel
+for workers in 0 4; do
+	PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "EXPLAIN (COSTS OFF)
+		SELECT grp, gpu_sum(x) s, count(*) c FROM churn WHERE k % 7 <> 0 GROUP BY grp" | tee "$scratch/gplan"
+	grep -q "GpuReduce" "$scratch/gplan" || { echo "stress: the grouped query did not use the node ($workers workers)"; fail=1; }
+done
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
 [ "${GPU_HOST_GROUPS:-1}" = 1 ] || echo "(skipped: GPU_HOST_GROUPS=0)"
