@@ -23,6 +23,12 @@
 #include "utils/memutils.h"
 #include "utils/typcache.h"
 
+/*
+ * A variable-length key of at most this many compared bytes is held in
+ * its norm itself (a fixed-width key's len is 0, so the rule covers both)
+ */
+#define GR_GROUP_INLINE_BYTES 8
+
 /* first room for groups; the slots are twice as many, a power of two */
 #define GR_GROUP_FIRST_CAP 64
 
@@ -126,6 +132,7 @@ numeric_key(GrGroupTable *gt, const struct varlena *v, const uint8 **out)
 	}
 	while (n > first && h.digits[2 * (n - 1)] == 0 && h.digits[2 * (n - 1) + 1] == 0)
 		n--;
+	gt->scratch_used = true;
 	b = MemoryContextAlloc(gt->scratch, 6 + 2 * (n - first));
 	b[0] = h.kind;
 	b[1] = n > first && h.neg;
@@ -152,6 +159,7 @@ varlena_key(GrGroupTable *gt, const GrScanKey *key, uint64 addr, const uint8 **p
 	{
 		MemoryContext old = MemoryContextSwitchTo(gt->scratch);
 
+		gt->scratch_used = true;
 		v = detoast_attr(v);
 		MemoryContextSwitchTo(old);
 	}
@@ -222,7 +230,9 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 	uint32		i;
 	int			g;
 
-	MemoryContextReset(gt->scratch);
+	if (gt->scratch_used)
+		MemoryContextReset(gt->scratch);
+	gt->scratch_used = false;
 	for (int k = 0; k < gt->nkeys; k++)
 	{
 		const GrScanKey *key = &gt->keys[k];
@@ -247,8 +257,18 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 			const uint8 *p;
 
 			pv->len = varlena_key(gt, key, bits, &p);
-			pv->norm = (uint64) (uintptr_t) p;
-			h = gr_key_hash_bytes(h, p, pv->len);
+			if (pv->len <= GR_GROUP_INLINE_BYTES)
+			{
+				/* a short key's bytes are its norm (zero-padded): no copy, no memcmp */
+				pv->norm = 0;
+				memcpy(&pv->norm, p, pv->len);
+				h = gr_key_hash_mix(h, pv->norm + (uint64) pv->len);
+			}
+			else
+			{
+				pv->norm = (uint64) (uintptr_t) p;
+				h = gr_key_hash_bytes(h, p, pv->len);
+			}
 		}
 	}
 
@@ -268,8 +288,9 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 				break;
 			if (probe[k].isnull)
 				continue;
-			if (gr_key_fixed(gt->keys[k].kind) ? kv[k].norm != probe[k].norm :
-				kv[k].len != probe[k].len ||
+			if (kv[k].len != probe[k].len)
+				break;
+			if (probe[k].len <= GR_GROUP_INLINE_BYTES ? kv[k].norm != probe[k].norm :
 				memcmp((const void *) (uintptr_t) kv[k].norm,
 					   (const void *) (uintptr_t) probe[k].norm, probe[k].len) != 0)
 				break;
@@ -295,11 +316,15 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 		else
 		{
 			MemoryContext old = MemoryContextSwitchTo(gt->cxt);
-			uint8	   *copy = palloc(Max(kv->len, 1));
 			struct varlena *v = (struct varlena *) DatumGetPointer(probe[k].value);
 
-			memcpy(copy, (const void *) (uintptr_t) probe[k].norm, kv->len);
-			kv->norm = (uint64) (uintptr_t) copy;
+			if (kv->len > GR_GROUP_INLINE_BYTES)
+			{
+				uint8	   *copy = palloc(kv->len);
+
+				memcpy(copy, (const void *) (uintptr_t) probe[k].norm, kv->len);
+				kv->norm = (uint64) (uintptr_t) copy;
+			}
 			if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
 				kv->value = PointerGetDatum(detoast_attr(v));
 			else

@@ -16,9 +16,10 @@
 /* One key value of a group. */
 typedef struct GrGroupKeyValue
 {
-	uint64		norm;			/* fixed: its bits as compared; variable: the
-								 * address of its compared bytes */
-	int32		len;			/* variable: bytes at norm */
+	uint64		norm;			/* fixed: its bits as compared; variable: its
+								 * compared bytes, if 8 or fewer, else their
+								 * address */
+	int32		len;			/* variable: how many compared bytes */
 	bool		isnull;
 	Datum		value;			/* the first row's value (a copy) */
 } GrGroupKeyValue;
@@ -27,6 +28,7 @@ typedef struct GrGroupTable
 {
 	MemoryContext cxt;			/* everything below; reset by gr_group_reset */
 	MemoryContext scratch;		/* a row's detoasted keys, numerics' bytes */
+	bool		scratch_used;	/* scratch holds something: reset it */
 	int			nkeys;
 	const GrScanKey *keys;
 	int			ngroups;
