@@ -65,7 +65,9 @@ SELECT gpu_avg(x) FROM (VALUES (0.5::float4), (0.25), (NULL)) v(x);           --
 SELECT gpu_avg(x) FROM (VALUES (1::float8), ('NaN')) v(x);                    -- NaN
 SELECT gpu_avg(x) FROM (VALUES (1::float4), ('Infinity')) v(x);               -- Infinity
 SELECT gpu_avg(x) FROM (VALUES ('-Infinity'::float8), ('Infinity')) v(x);     -- NaN
-SELECT gpu_avg(x) FROM (VALUES ('-0'::float8), ('-0')) v(x);                  -- -0
+SELECT gpu_avg(x), avg(x) FROM (VALUES ('-0'::float8), ('-0')) v(x);          -- 0, as avg()
+SELECT gpu_avg(x), avg(x) FROM (VALUES ('-0'::float4), ('-0')) v(x);          -- 0, as avg()
+SELECT gpu_sum(x), sum(x) FROM (VALUES ('-0'::float8), ('-0')) v(x);          -- -0, as sum()
 SELECT gpu_avg(x) FROM (VALUES (5e-324::float8), (5e-324)) v(x);              -- 5e-324
 SELECT avg_error('SELECT gpu_avg(x) FROM (VALUES (1e308::float8), (1e308)) v(x)');
 

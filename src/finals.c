@@ -101,12 +101,16 @@ gr_final_sum_float(GrState *st, bool *isnull)
 	return Float8GetDatum(rounded_float_sum(&st->partial, false));
 }
 
-/* gpu_avg of a float type: the rounded exact sum over the count. */
+/*
+ * gpu_avg of a float type: the rounded exact sum over the count, plus +0
+ * so that an average of negative zeros is 0, as avg()'s (its running sum
+ * starts at +0); no other value changes.
+ */
 Datum
 gr_final_avg_float(GrState *st, bool *isnull)
 {
 	return Float8GetDatum(rounded_float_sum(&st->partial, false) /
-						  (float8) st->partial.count);
+						  (float8) st->partial.count + 0.0);
 }
 
 /* gpu_min/gpu_max of a fixed-width type: the value of the kept key. */
