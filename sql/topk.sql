@@ -97,6 +97,15 @@ SELECT topk_error('SELECT gpu_topk(x::int2, 0) FROM (VALUES (1), (2)) v(x)');
 SELECT topk_error('SELECT gpu_topk(x::float4, 100001) FROM (VALUES (1), (2)) v(x)');
 SELECT topk_error('SELECT gpu_topk(x::int8, (x % 2)::int + 1) FROM generate_series(1, 10) v(x)');
 SELECT topk_error('SELECT g, gpu_topk(x::float8, CASE WHEN x > 500 THEN 3 ELSE 2 END) FROM generate_series(1, 1000) x, generate_series(1, 2) g GROUP BY g');
+-- k is checked on every row, a NULL value too; over no rows there is no error
+-- (the table: through the bulk scan, or the row path in its pass, alike)
+SELECT gpu_topk(x, 0) AS no_rows FROM generate_series(1, 0) x;
+SELECT topk_error('SELECT gpu_topk(x, 0) FROM (VALUES (NULL::int8), (NULL)) v(x)');
+CREATE TABLE topk_nulls AS SELECT g, NULL::int8 AS x FROM generate_series(1, 2000) g;
+ANALYZE topk_nulls;
+SELECT topk_error('SELECT gpu_topk(x, 0) FROM topk_nulls');
+SELECT gpu_topk(x, 0) AS no_rows FROM topk_nulls WHERE g < 0;
+DROP TABLE topk_nulls;
 -- k may differ between groups
 SELECT g, gpu_topk(x, g) FROM generate_series(1, 10) x, generate_series(1, 3) g GROUP BY g ORDER BY g;
 SELECT gpu_topk(x, 100000) = (SELECT array_agg(y ORDER BY y DESC) FROM generate_series(1, 1000) y) AS k_max

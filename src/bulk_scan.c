@@ -1152,6 +1152,10 @@ bulk_next(ScanState *ss)
 	{
 		bs->scanned = true;
 		run_scan(bs);
+		/* gpu_topk's k: checked, as its transition function checks it, once any row arrived */
+		for (int a = 0; a < bs->desc->naggs && bs->counters[C_ROWS] > 0; a++)
+			if (bs->kexprs[a] != NULL)
+				(void) agg_k(bs, a);
 	}
 	if (bs->groups != NULL)
 		return next_group_row(bs);
