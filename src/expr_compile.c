@@ -358,6 +358,56 @@ runtime_constant(Expr *e)
 
 static bool compile(GrExprBuilder *b, Expr *e, XVal *out);
 
+/* Whether any step after step 'from' reads register reg. */
+static bool
+reg_read_after(const GrExprBuilder *b, int from, int reg)
+{
+	for (int s = from + 1; s < b->prog.nsteps; s++)
+	{
+		const GrExprStep *st = &b->prog.steps[s];
+
+		if (st->op == GR_X_COL || st->op == GR_X_CONST)
+			continue;			/* a and c are a column and a constant, not registers */
+		if (st->a == reg || st->b == reg || (st->op == GR_X_SELECT && st->c == reg))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A decimal literal at a larger scale, scaled once here rather than by a
+ * step on every row (1 - l_discount): its constant, if no step read it yet.
+ */
+static bool
+rescale_literal(GrExprBuilder *b, XVal *v, int scale)
+{
+	for (int s = b->prog.nsteps - 1; s >= 0; s--)
+	{
+		GrExprStep *st = &b->prog.steps[s];
+		GrExprConst *k;
+		gr_int128	x,
+					m;
+
+		if (st->dst != v->reg)
+			continue;
+		if (st->op != GR_X_CONST || st->sub != GR_XK_DEC || b->bind[st->a] >= 0 ||
+			scale - v->scale > 36 || reg_read_after(b, s, v->reg))
+			return false;
+		for (int o = 0; o < b->prog.nouts; o++)
+			if (b->prog.out_reg[o] == v->reg)
+				return false;
+		k = &b->prog.consts[st->a];
+		x = gr_expr_const_dec(k);
+		m = gr_expr_pow10(scale - v->scale);
+		if (!k->isnull && (x >= GR_DEC_SAFE / m || x <= -GR_DEC_SAFE / m))
+			return false;		/* the step would hand the row back: keep it */
+		set_dec(k, x * m);
+		v->scale = scale;
+		return true;
+	}
+	return false;
+}
+
 /* A decimal value at a larger scale. */
 static bool
 rescale(GrExprBuilder *b, XVal *v, int scale)
@@ -365,6 +415,8 @@ rescale(GrExprBuilder *b, XVal *v, int scale)
 	int			reg;
 
 	if (scale == v->scale)
+		return true;
+	if (scale <= GR_EXPR_MAX_SCALE && rescale_literal(b, v, scale))
 		return true;
 	if (scale > GR_EXPR_MAX_SCALE || !new_reg(b, &reg) ||
 		!emit(b, GR_X_RESCALE_D, 0, 0, reg, v->reg, -1, scale - v->scale))
@@ -913,9 +965,55 @@ emit_in:
 	return true;
 }
 
-/* Compile expression e into a register; false if the program does not take it. */
+/*
+ * expression_tree_walker: whether an expression holds a CaseTestExpr,
+ * whose value is its enclosing CASE's (the same node means different
+ * values in two CASEs).
+ */
+static bool
+has_case_test(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, CaseTestExpr))
+		return true;
+	return expression_tree_walker(node, has_case_test, context);
+}
+
+static bool compile_node(GrExprBuilder *b, Expr *e, XVal *out);
+
+/*
+ * Compile expression e into a register; false if the program does not take
+ * it.  An expression compiled before in the program is its register again:
+ * the steps run in order with no jump and never reuse a register, so a
+ * value computed once holds for the rest of the row (TPC-H Q1 computes
+ * l_extendedprice * (1 - l_discount) for two sums).
+ */
 static bool
 compile(GrExprBuilder *b, Expr *e, XVal *out)
+{
+	bool		reuse = !IsA(e, Var) && !IsA(e, Const) && !has_case_test((Node *) e, NULL);
+
+	for (int i = 0; reuse && i < b->ndone; i++)
+		if (equal(b->done[i].e, e))
+		{
+			*out = b->done[i].v;
+			return true;
+		}
+	if (!compile_node(b, e, out))
+		return false;
+	if (reuse && b->ndone < lengthof(b->done))
+	{
+		b->done[b->ndone].e = e;
+		b->done[b->ndone].v = *out;
+		b->ndone++;
+	}
+	return true;
+}
+
+/* Compile one expression node (compile's work). */
+static bool
+compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 {
 	check_stack_depth();
 	switch (nodeTag(e))

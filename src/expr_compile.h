@@ -54,6 +54,13 @@ typedef struct GrExprBuilder
 		int			reg;
 	}			loaded[GR_EXPR_MAX_REGS];
 	int			nloaded;
+	/* expressions compiled so far, and their values (compile reuses them) */
+	struct
+	{
+		Expr	   *e;
+		GrExprVal	v;
+	}			done[GR_EXPR_MAX_STEPS];
+	int			ndone;
 	/* a simple CASE's value, which its WHEN clauses read as CaseTestExpr */
 	GrExprVal	case_value;
 	bool		has_case_value;
