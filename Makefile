@@ -4,6 +4,8 @@
 # GPU service are linked in, with the CUDA runtime linked statically so the
 # library still loads on machines without a driver.  `make WITH_CUDA=no`, or
 # no nvcc at all, builds the CPU-only library with the same SQL surface.
+# `make GENCODE="-gencode=arch=compute_80,code=sm_80"` compiles the kernels
+# for other GPUs than cuda/gencode.mk's list (sm_75 to sm_90).
 
 EXTENSION = gpu_reduce
 MODULE_big = gpu_reduce
@@ -55,8 +57,9 @@ gpu_reduce--1.2--1.3.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.3.sql
 
 ifeq ($(WITH_CUDA),yes)
 $(shlib): cuda/libgr_cuda.a
+# GENCODE (the GPUs to compile for, cuda/gencode.mk) goes on to cuda/ when given
 cuda/libgr_cuda.a: FORCE
-	$(MAKE) -C cuda NVCC=$(NVCC)
+	$(MAKE) -C cuda NVCC=$(NVCC) $(if $(GENCODE),GENCODE='$(GENCODE)')
 FORCE:
 endif
 

@@ -137,6 +137,37 @@ gr_shfl_down(A v, int offset)
 	return u.a;
 }
 
+/*
+ * Warp-wide maximum and sum of a 32-bit value, the result in every lane:
+ * one redux instruction from sm_80 on, a butterfly of shuffles before (sm_75
+ * has no __reduce_*_sync).
+ */
+__device__ __forceinline__ unsigned int
+gr_warp_max_u32(unsigned int v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1)
+		v = max(v, __shfl_xor_sync(GR_FULL_MASK, v, o));
+	return v;
+#else
+	return __reduce_max_sync(GR_FULL_MASK, v);
+#endif
+}
+
+__device__ __forceinline__ unsigned int
+gr_warp_add_u32(unsigned int v)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#pragma unroll
+	for (int o = 16; o > 0; o >>= 1)
+		v += __shfl_xor_sync(GR_FULL_MASK, v, o);
+	return v;
+#else
+	return __reduce_add_sync(GR_FULL_MASK, v);
+#endif
+}
+
 /* Read a struct another block wrote, bypassing this SM's L1. */
 template <typename A>
 __device__ __forceinline__ A

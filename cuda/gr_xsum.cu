@@ -199,7 +199,7 @@ gr_xsum_rebase(GrXsumShared &acc, double (&x)[E], GrXsumThread<NB> &st)
 	}
 	if (__any_sync(GR_FULL_MASK, grow) && st.T < GR_XSUM_TMAX)
 	{
-		int			e = (int) __reduce_max_sync(GR_FULL_MASK, emax);
+		int			e = (int) gr_warp_max_u32(emax);
 		int			t = min(max(e - 1022 + GR_XSUM_MARGIN, GrXsumThread<NB>::TMIN),
 							GR_XSUM_TMAX);
 
@@ -312,7 +312,7 @@ gr_xsum_counts(GrXsumShared &acc, const GrXsumThread<NB> &st)
 #pragma unroll
 	for (int i = 0; i < 4; i++)
 	{
-		c[i] = __reduce_add_sync(GR_FULL_MASK, c[i]);
+		c[i] = gr_warp_add_u32(c[i]);
 		if ((threadIdx.x & 31) == 0 && c[i] != 0)
 			atomicAdd(&acc.f[GR_XF_NAN + i], (unsigned long long) c[i]);
 	}
