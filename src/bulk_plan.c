@@ -54,7 +54,9 @@
 #include "optimizer/tlist.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
+#include "utils/date.h"
 #include "utils/fmgroids.h"
+#include "datatype/timestamp.h"
 #include "utils/hsearch.h"
 #include "utils/inval.h"
 #include "utils/syscache.h"
@@ -440,6 +442,33 @@ btree_family(Oid typid)
  * Describe one WHERE clause as a comparison the page loop evaluates; false
  * if it is anything else.
  */
+/*
+ * A date column's bound: a timestamp constant at midnight (TPC-H's date
+ * '1994-01-01' + interval '1' year) as that day, so that the page loop
+ * compares it before any program runs (a day as a timestamp is its
+ * midnight, so each operator keeps its meaning, infinities included); any
+ * other constant as it is.
+ */
+static Node *
+date_bound(Node *col, Node *other)
+{
+	Const	   *c = (Const *) other;
+	Timestamp	ts;
+	int64		days;
+
+	if (exprType(col) != DATEOID || !IsA(other, Const) || c->consttype != TIMESTAMPOID ||
+		c->constisnull)
+		return other;
+	ts = DatumGetTimestamp(c->constvalue);
+	if (TIMESTAMP_NOT_FINITE(ts) || ts % USECS_PER_DAY != 0)
+		return other;
+	days = ts / USECS_PER_DAY;
+	if (!IS_VALID_DATE(days))
+		return other;
+	return (Node *) makeConst(DATEOID, -1, InvalidOid, sizeof(DateADT),
+							  DateADTGetDatum((DateADT) days), false, true);
+}
+
 static bool
 bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 {
@@ -475,6 +504,7 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		other = commuted ? linitial(oe->args) : lsecond(oe->args);
 		if (!is_table_column(t->relid, col) || !(IsA(other, Const) || IsA(other, Param)))
 			return false;
+		other = date_bound(col, other);
 		type = gr_type_of_oid(exprType(col));
 		ctype = exprType(other);
 		/* a column compares with constants of its class (integers, floats, one time type) */
