@@ -36,12 +36,15 @@ SELECT i % 100,
 FROM generate_series(1, $ROWS) i;
 VACUUM ANALYZE demo;
 
--- runs two queries returning one value each; answers, best times and ratio
+-- runs two queries returning one value each; answers, best times and ratio,
+-- and the path that ran the gpu_* query (its plan: the GpuReduce node and how
+-- it decoded the pages, or PostgreSQL's Agg calling the aggregate per row)
 CREATE FUNCTION demo_compare(label text, gpu_q text, native_q text, repeat int,
                              OUT aggregate text, OUT gpu_answer text, OUT native_answer text,
-                             OUT gpu_ms numeric, OUT native_ms numeric, OUT native_over_gpu numeric)
+                             OUT gpu_ms numeric, OUT native_ms numeric, OUT native_over_gpu numeric,
+                             OUT gpu_path text)
 LANGUAGE plpgsql AS \$\$
-DECLARE t0 timestamptz; ms numeric; n int;
+DECLARE t0 timestamptz; ms numeric; n int; line text;
 BEGIN
   aggregate := label;
   -- native means PostgreSQL's own plan: from 1.3 the GpuReduce node would take sum(), max() ... too
@@ -57,6 +60,14 @@ BEGIN
     native_ms := least(coalesce(native_ms, ms), ms);
   END LOOP;
   native_over_gpu := round(native_ms / greatest(gpu_ms, 0.001), 2);
+  gpu_path := 'row path (Agg)';
+  FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) ' || gpu_q LOOP
+    IF line ~ 'Custom Scan \(GpuReduce\)' THEN
+      gpu_path := 'GpuReduce node';
+    ELSIF line ~ 'Page Path: ' THEN
+      gpu_path := gpu_path || ', pages: ' || substring(line FROM 'Page Path: (.*)\$');
+    END IF;
+  END LOOP;
   gpu_ms := round(gpu_ms, 1);
   native_ms := round(native_ms, 1);
 END \$\$;
@@ -65,9 +76,8 @@ SQL
 gr_log "running the aggregates ($REPEAT run(s) each, best time shown)"
 gr_psql -d gpu_reduce_demo <<SQL
 \pset pager off
-SET client_min_messages = warning;
+-- the GPUs the service uses; without one, a NOTICE says why
 SELECT * FROM gpu_reduce_devices();
-RESET client_min_messages;
 SELECT count(*) AS rows FROM demo;
 SELECT gpu_reduce_stats_reset();
 SELECT c.* FROM (VALUES
@@ -109,3 +119,6 @@ SELECT * FROM gpu_reduce_stats();
 SQL
 echo "note: real and double precision sums differ where the native sum rounds after every row; gpu_sum is exact."
 echo "note: grouped rows are compared by the md5 of all group answers."
+echo "note: gpu_path is the plan of the gpu_* query: the GpuReduce node and how its pages were decoded"
+echo "      (gpu: by the GPU; cpu: handed to the CPU; off: decoded on the CPU as read, with the reason),"
+echo "      or PostgreSQL's Agg calling the aggregate per row; gpu_reduce_devices() above says whether there is a GPU."
