@@ -1018,6 +1018,14 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	}
 }
 
+/* Count the batches reduced since the statistics were 'before'. */
+static void
+count_batches(BulkScanState *bs, const GrStats *before)
+{
+	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before->gpu_batches;
+	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before->cpu_batches;
+}
+
 /* Scan this participant's share of every table. */
 static void
 run_scan(BulkScanState *bs)
@@ -1026,19 +1034,13 @@ run_scan(BulkScanState *bs)
 
 	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
-	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before.gpu_batches;
-	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before.cpu_batches;
+	count_batches(bs, &before);
 }
 
-/*
- * After the last row: count the batches finalize reduced, and add this
- * process's counters to the shared ones (a parallel plan).
- */
+/* After the last row: add this process's counters to the shared ones (a parallel plan). */
 static void
-finish_counters(BulkScanState *bs, const GrStats *before)
+share_counters(BulkScanState *bs)
 {
-	bs->counters[C_GPU_BATCHES] += gr_stats.gpu_batches - before->gpu_batches;
-	bs->counters[C_CPU_BATCHES] += gr_stats.cpu_batches - before->cpu_batches;
 	if (bs->shared != NULL)
 		for (int c = 0; c < C_COUNT; c++)
 			pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
@@ -1057,7 +1059,9 @@ result_row(BulkScanState *bs)
 		slot->tts_values[a] = gr_sink_result(bs->sink, 0, a, bs->desc->partial,
 											 &slot->tts_isnull[a]);
 	MemoryContextSwitchTo(old);
-	finish_counters(bs, &before);
+	/* the batches finalize reduced count too */
+	count_batches(bs, &before);
+	share_counters(bs);
 	return ExecStoreVirtualTuple(slot);
 }
 
@@ -1120,7 +1124,6 @@ static TupleTableSlot *
 next_group_row(BulkScanState *bs)
 {
 	TupleTableSlot *slot = bs->css.ss.ss_ScanTupleSlot;
-	GrStats		before = gr_stats;
 
 	if (bs->emitted != NULL &&
 		tuplestore_gettupleslot(bs->emitted, true, false, bs->emitslot))
@@ -1129,15 +1132,16 @@ next_group_row(BulkScanState *bs)
 	{
 		/* in the per-tuple memory, which ExecScan resets a row */
 		MemoryContext old = MemoryContextSwitchTo(bs->css.ss.ps.ps_ExprContext->ecxt_per_tuple_memory);
+		GrStats		before = gr_stats;
 
 		group_row(bs, bs->next_group++, slot);
 		MemoryContextSwitchTo(old);
-		if (bs->next_group == bs->sink->ngroups)
-			finish_counters(bs, &before);
+		/* the batches each group's finalize reduced count too */
+		count_batches(bs, &before);
 		return slot;
 	}
-	if (bs->sink->ngroups == 0 && !bs->done)
-		finish_counters(bs, &before);
+	if (!bs->done)
+		share_counters(bs);
 	bs->done = true;
 	return ExecClearTuple(slot);
 }
