@@ -172,7 +172,7 @@ gr_scan_desc_from_list(List *l)
 		key->scale = get_int(&r, -1, 38, "key scale");
 		if (key->scale >= 0 && key->kind != GR_KEY_NUMERIC)
 			malformed("key scale");
-		if ((key->byval && key->len > 0) != (key->kind <= GR_KEY_FLOAT8))
+		if ((key->byval && key->len > 0) != gr_key_fixed(key->kind))
 			malformed("key");
 	}
 	if (d->ngroupkeys > 0 && !d->partial)
