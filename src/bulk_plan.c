@@ -408,9 +408,17 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	}
 	else if (list_length(agg->args) != 1)
 		return false;
-	/* an argument that is not a column: the expression program computes it */
+	/*
+	 * An argument that is not a column: the expression program computes it.
+	 * So does a sum or average of a numeric(p,s) column: the program reads
+	 * it as an int64 times 10^s (a row it cannot goes to PostgreSQL), which
+	 * sums as integers do, on the GPU too, where a numeric varlena is never
+	 * reduced.
+	 */
 	add_output(q, GR_SCAN_AGG, op, type, kexpr, form, (Var *) arg->expr);
-	if (!is_table_column(relid, (Node *) arg->expr))
+	if (!is_table_column(relid, (Node *) arg->expr) ||
+		((op == GR_OP_SUM || op == GR_OP_AVG) && exprType((Node *) arg->expr) == NUMERICOID &&
+		 exprTypmod((Node *) arg->expr) >= (int32) VARHDRSZ))
 		((GrScanAgg *) llast(q->outputs))->dec_scale = -2;	/* known once compiled */
 	return true;
 }
@@ -732,7 +740,8 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 			continue;
 		}
 		ag = list_nth(q->outputs, foreach_current_index(lc));
-		if (arg != NULL && !is_table_column(relid, arg))
+		/* a column whose scale was asked for (-2, then known) is computed too */
+		if (arg != NULL && (!is_table_column(relid, arg) || ag->dec_scale != -1))
 		{
 			GrType		type;
 			int			scale;

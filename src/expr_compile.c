@@ -1268,7 +1268,19 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 {
 	XVal		v;
 	int			o = b->prog.nouts;
+	ListCell   *lc;
 
+	/* an expression already an output (sum(x) and avg(x)) is that output */
+	foreach(lc, b->outs)
+	{
+		if (equal(lfirst(lc), expr))
+		{
+			*out = foreach_current_index(lc);
+			*type = b->out_type[*out];
+			*scale = b->out_scale[*out];
+			return true;
+		}
+	}
 	if (o >= GR_EXPR_MAX_OUTS || !compile(b, expr, &v) || v.kind == GR_XK_BOOL)
 		return false;
 	*type = gr_type_of_oid(v.type);
@@ -1281,6 +1293,8 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 	b->prog.nouts++;
 	*scale = v.kind == GR_XK_DEC ? v.scale : -1;
 	*out = o;
+	b->out_type[o] = *type;
+	b->out_scale[o] = *scale;
 	b->outs = lappend(b->outs, expr);
 	return true;
 }

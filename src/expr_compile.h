@@ -61,6 +61,9 @@ typedef struct GrExprBuilder
 		GrExprVal	v;
 	}			done[GR_EXPR_MAX_STEPS];
 	int			ndone;
+	/* each output's type and (a numeric's) scale, for an expression asked for again */
+	GrType		out_type[GR_EXPR_MAX_OUTS];
+	int			out_scale[GR_EXPR_MAX_OUTS];
 	/* a simple CASE's value, which its WHEN clauses read as CaseTestExpr */
 	GrExprVal	case_value;
 	bool		has_case_value;
