@@ -53,11 +53,19 @@
 /* line pointers of one page the bitmap covers (MaxHeapTuplesPerPage: 291) */
 #define GR_PAGE_MAX_TUPLES		291
 #define GR_PAGE_VIS_WORDS		((GR_PAGE_MAX_TUPLES + 63) / 64)
-/* most columns and outputs one job reduces */
-#define GR_PAGE_MAX_COLS		8
+/*
+ * most columns (decoded and computed) of one job, and of a job that stores
+ * them aligned by row (one that does not group): the device's room
+ */
+#define GR_PAGE_MAX_COLS		16
+#define GR_PAGE_STORE_COLS		8
 #define GR_PAGE_MAX_OUTS		16
 /* most pages in one job */
 #define GR_PAGE_JOB_MAX_PAGES	2048
+/* a grouping job (page_group.h): most keys, running words of a group, groups */
+#define GR_PAGE_MAX_KEYS		8
+#define GR_PAGE_MAX_GWORDS		384
+#define GR_PAGE_MAX_GROUPS		16384
 
 /* rows of one job the program may hand back before the host decodes the whole job */
 #define GR_PAGE_MAX_FALLBACK	4096
@@ -70,7 +78,25 @@
 #define GR_PAGE_COUNT_BAD(ncols)	((ncols) + 1)
 #define GR_PAGE_COUNT_VIS(ncols)	((ncols) + 2)
 #define GR_PAGE_COUNT_FALLBACK(ncols)	((ncols) + 3)
-#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 4)
+/* a grouping job: groups made (past group_cap: the job overflowed), rows that found no room */
+#define GR_PAGE_COUNT_GROUPS(ncols)	((ncols) + 4)
+#define GR_PAGE_COUNT_GFULL(ncols)	((ncols) + 5)
+#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 6)
+
+/* a column's type, as the kernels' GrCudaType numbers it */
+typedef enum GrPageType
+{
+	GR_PAGE_INT2 = 1,
+	GR_PAGE_INT4 = 2,
+	GR_PAGE_INT8 = 3,
+	GR_PAGE_FLOAT4 = 4,
+	GR_PAGE_FLOAT8 = 5
+} GrPageType;
+
+/* the reductions a grouping job folds per group, as GrCudaOp numbers them */
+#define GR_PAGE_OP_SUM			1
+#define GR_PAGE_OP_MIN			2
+#define GR_PAGE_OP_MAX			3
 
 /*
  * GrPageJob.flags: the kernel only reads the pages, decoding nothing (the
@@ -110,6 +136,7 @@ typedef struct GrPageOut
 	int32_t		k;				/* top-k */
 	uint32_t	result_off;		/* GrCudaResult, from the job's start */
 	uint32_t	topk_off;		/* k keys (GR_CUDA_TOPK), from the job's start */
+	uint16_t	word;			/* a grouping job: its first running word */
 } GrPageOut;
 
 typedef struct GrPageJob
@@ -135,6 +162,15 @@ typedef struct GrPageJob
 	uint64_t	counts[GR_PAGE_NCOUNTS];
 	GrQual		quals[GR_MAX_QUALS];
 	GrPageOut	outs[GR_PAGE_MAX_OUTS];
+	/* GROUP BY (page_group.h): 0 keys, the job reduces per output */
+	uint16_t	ngkeys;
+	uint16_t	gwords;			/* running words of a group */
+	uint32_t	group_cap;		/* groups the job holds; more: it overflows */
+	uint32_t	group_off;		/* the groups, group_cap entries, from the job's start */
+	int8_t		gkey_col[GR_PAGE_MAX_KEYS]; /* each key's column */
+	uint8_t		gkey_kind[GR_PAGE_MAX_KEYS];	/* and GrKeyKind (BITS for a computed numeric) */
+	int16_t		col_word[GR_PAGE_MAX_COLS]; /* a column's non-NULL rows' word, or -1 */
+	uint8_t		gword_op[GR_PAGE_MAX_GWORDS];	/* each running word's GrPageWordOp */
 } GrPageJob;
 
 /* Round up to 16 bytes: every part of a job starts aligned for the device. */

@@ -13,6 +13,16 @@
 #include "gr_internal.h"
 
 #include "page_job.h"
+#include "page_group.h"		/* the layout: no row is folded here */
+
+/* a grouping job's copies of groups in each block's shared memory: most, and their bytes */
+#define GR_GCACHE_MAX	64
+#define GR_GCACHE_BYTES	(12 * 1024)
+
+static_assert((int) GR_PAGE_INT2 == (int) GR_CUDA_INT2 && (int) GR_PAGE_FLOAT8 == (int) GR_CUDA_FLOAT8,
+			  "page job types are GrCudaType's");
+static_assert(GR_PAGE_OP_SUM == (int) GR_CUDA_SUM && GR_PAGE_OP_MIN == (int) GR_CUDA_MIN &&
+			  GR_PAGE_OP_MAX == (int) GR_CUDA_MAX, "page job ops are GrCudaOp's");
 
 /* One device, one stream, its scratch, and the staging buffer for host input. */
 struct GrCudaContext
@@ -32,6 +42,11 @@ struct GrCudaContext
 	int64_t    *page_nout;		/* the gathering's count (the job's counts have it) */
 	GrPageFallback *page_fallback;	/* rows a job's program handed back */
 	int64_t		page_bytes;		/* device bytes of all the above */
+	uint32_t   *group_slots;	/* a grouping job's hash slots (page_group.h) */
+	uint64_t   *group_ents;		/* and its groups */
+	int64_t		group_nslots;	/* capacities, grown to the largest job's */
+	int64_t		group_nwords;
+	int64_t		group_bytes;
 	const void *pool_host;		/* the registered buffer pool ... */
 	const void *pool_dev;		/* ... and its device address */
 	int64_t		scratch_bytes;
@@ -158,6 +173,13 @@ gr_free_pages(GrCudaContext *c)
 	c->page_temp_bytes = 0;
 	c->scratch_bytes -= c->page_bytes;
 	c->page_bytes = 0;
+	cudaFree(c->group_slots);
+	cudaFree(c->group_ents);
+	c->group_slots = NULL;
+	c->group_ents = NULL;
+	c->group_nslots = c->group_nwords = 0;
+	c->scratch_bytes -= c->group_bytes;
+	c->group_bytes = 0;
 }
 
 /* One stream and all its scratch, allocated now so that queueing never allocates. */
@@ -528,8 +550,69 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
 	if ((int64_t) job->bytes_in > c->stage_values * 8)
 		return gr_fail(GR_CUDA_EINVAL, "page job: larger than the staging buffer", cudaSuccess);
-	if ((int64_t) job->ncols * gr_page_job_col_cap(job) > c->page_values)
+	/* a grouping job stores no column */
+	if (job->ngkeys == 0 && (int64_t) job->ncols * gr_page_job_col_cap(job) > c->page_values)
 		return gr_fail(GR_CUDA_EINVAL, "page job: columns exceed the context's room", cudaSuccess);
+	if (job->ngkeys > 0)
+	{
+		int			gw = GR_PG_W_FIXED;
+
+		if (job->ngkeys > GR_PAGE_MAX_KEYS || job->gwords > GR_PAGE_MAX_GWORDS ||
+			job->group_cap == 0 || job->group_cap > GR_PAGE_MAX_GROUPS ||
+			job->fallback_cap == 0 || job->group_off < job->bytes_in ||
+			job->group_off + (uint64_t) job->group_cap * gr_page_group_entry_words(job) * 8 >
+			job->bytes_all)
+			return gr_fail(GR_CUDA_EINVAL, "page job: bad grouping header", cudaSuccess);
+		for (int k = 0; k < job->ngkeys; k++)
+			if (job->gkey_col[k] < 0 || job->gkey_col[k] >= job->ncols)
+				return gr_fail(GR_CUDA_EINVAL, "page job: bad group key", cudaSuccess);
+		for (int col = 0; col < job->ncols; col++)
+			if (job->col_word[col] >= job->gwords)
+				return gr_fail(GR_CUDA_EINVAL, "page job: bad group word", cudaSuccess);
+		for (int o = 0; o < job->nouts; o++)
+		{
+			const GrPageOut *out = &job->outs[o];
+
+			if (out->col < 0 || out->col >= job->ncols ||
+				out->op < GR_PAGE_OP_SUM || out->op > GR_PAGE_OP_MAX ||
+				out->type < GR_PAGE_INT2 || out->type > GR_PAGE_FLOAT8 ||
+				out->word + gr_page_group_out_words(out->op, out->type) > job->gwords)
+				return gr_fail(GR_CUDA_EINVAL, "page job: bad grouped output", cudaSuccess);
+			gw += gr_page_group_out_words(out->op, out->type);
+		}
+		if (gw > job->gwords)
+			return gr_fail(GR_CUDA_EINVAL, "page job: bad grouping header", cudaSuccess);
+	}
+	return GR_CUDA_OK;
+}
+
+/* Give the context room for a grouping job's table: nslots slots, nwords words of groups. */
+static int
+gr_ensure_groups(GrCudaContext *c, int64_t nslots, int64_t nwords)
+{
+	int			rc = GR_CUDA_OK;
+
+	if (nslots <= c->group_nslots && nwords <= c->group_nwords)
+		return GR_CUDA_OK;
+	cudaFree(c->group_slots);
+	cudaFree(c->group_ents);
+	c->group_slots = NULL;
+	c->group_ents = NULL;
+	c->scratch_bytes -= c->group_bytes;
+	c->group_bytes = 0;
+	c->group_nslots = c->group_nwords = 0;
+	if (nslots < 2 * (int64_t) GR_PAGE_MAX_GROUPS)
+		nslots = 2 * (int64_t) GR_PAGE_MAX_GROUPS;	/* a table fits every job's */
+	rc = gr_alloc(c, (void **) &c->group_slots, sizeof(uint32_t) * nslots,
+				  "cudaMalloc group slots");
+	if (rc == GR_CUDA_OK)
+		rc = gr_alloc(c, (void **) &c->group_ents, sizeof(uint64_t) * nwords,
+					  "cudaMalloc groups");
+	if (rc != GR_CUDA_OK)
+		return rc;
+	c->group_bytes = (int64_t) (sizeof(uint32_t) * nslots + sizeof(uint64_t) * nwords);
+	c->group_nslots = nslots;
+	c->group_nwords = nwords;
 	return GR_CUDA_OK;
 }
 
@@ -544,6 +627,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 {
 	int			rc = gr_check_job(c, job);
 	cudaError_t err;
+	uint32_t	hmask = 0;
+	int			ncache = 0;
 
 	if (rc != GR_CUDA_OK)
 		return rc;
@@ -559,13 +644,34 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		c->pool_host = pool;
 		c->pool_dev = dev;
 	}
+	if (job->ngkeys > 0)
+	{
+		/* slots: a power of two at least twice the groups; copies: a power of two that fits */
+		int64_t		nslots = 1;
+
+		while (nslots < 2 * (int64_t) job->group_cap)
+			nslots *= 2;
+		hmask = (uint32_t) (nslots - 1);
+		if ((rc = gr_ensure_groups(c, nslots, (int64_t) job->group_cap *
+								   gr_page_group_entry_words(job))) != GR_CUDA_OK)
+			return rc;
+		err = cudaMemsetAsync(c->group_slots, 0xFF, sizeof(uint32_t) * nslots, c->stream);
+		if (err != cudaSuccess)
+			return gr_check(err, "page job: clear the group slots");
+		ncache = GR_GCACHE_MAX;
+		while (ncache > 0 && (size_t) ncache * job->gwords * 8 > GR_GCACHE_BYTES)
+			ncache /= 2;
+		if (ncache < 2)
+			ncache = 0;
+	}
 	err = cudaMemcpyAsync(c->stage, job, job->bytes_in, cudaMemcpyHostToDevice, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: copy in");
 	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
 								 c->page_cols, c->page_nulls, gr_page_job_col_cap(job),
 								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, job->prog_off != 0,
-								 c->page_fallback, c->stream);
+								 c->page_fallback, job->ngkeys > 0, c->group_slots,
+								 c->group_ents, hmask, ncache, job->gwords, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: launch");
 	err = cudaMemcpyAsync(job->counts, (char *) c->stage + offsetof(GrPageJob, counts),
@@ -597,7 +703,8 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	rows = (int64_t) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	if (rows > cap)
 		return gr_fail(GR_CUDA_ERUNTIME, "page job: more rows than tuples", cudaSuccess);
-	if (gr_page_fallback_overflow(job))
+	if (gr_page_fallback_overflow(job) ||
+		(job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0))
 		return GR_CUDA_OK;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
@@ -610,6 +717,21 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 							  cudaMemcpyDeviceToHost, c->stream);
 		if (err != cudaSuccess)
 			return gr_check(err, "page job: copy the fallback list");
+	}
+	if (job->ngkeys > 0)
+	{
+		/* the groups made, into the job: the host folds each into its own table */
+		uint64_t	ngroups = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
+		cudaError_t err;
+
+		if (ngroups > job->group_cap)
+			return gr_fail(GR_CUDA_ERUNTIME, "page job: more groups than room", cudaSuccess);
+		if (ngroups == 0)
+			return GR_CUDA_OK;
+		err = cudaMemcpyAsync((char *) job + job->group_off, c->group_ents,
+							  sizeof(uint64_t) * ngroups * gr_page_group_entry_words(job),
+							  cudaMemcpyDeviceToHost, c->stream);
+		return gr_check(err, "page job: copy the groups");
 	}
 	for (int o = 0; o < job->nouts; o++)
 	{

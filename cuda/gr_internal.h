@@ -141,7 +141,9 @@ cudaError_t gr_launch_topk(const GrScratch *s, GrCudaType type,
 cudaError_t gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 								   uint32_t npages, void *cols, uint8_t *nulls,
 								   int64_t col_cap, bool read_only, bool prog,
-								   void *fallback, cudaStream_t stream);
+								   void *fallback, bool grouped, uint32_t *gslots,
+								   uint64_t *gents, uint32_t hmask, int ncache,
+								   int gwords, cudaStream_t stream);
 
 /* gather a column's non-NULL values of its first rows into out (gr_page.cu) */
 cudaError_t gr_launch_page_compact(void *temp, size_t temp_bytes, int width,

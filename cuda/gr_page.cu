@@ -32,7 +32,27 @@
 
 #include "page_job.h"
 
+/* a group's running words change by atomics: in global memory, or in a block's copy in shared memory */
+#define GR_PG_ADD(p, v)		atomicAdd((unsigned long long *) (p), (unsigned long long) (v))
+#define GR_PG_MIN_S(p, v)	atomicMin((long long *) (p), (long long) (v))
+#define GR_PG_MAX_S(p, v)	atomicMax((long long *) (p), (long long) (v))
+/* the first row is folded first most often: no atomic once a smaller one is in */
+#define GR_PG_MIN_U(p, v) \
+	do { \
+		if ((unsigned long long) (v) < *(volatile unsigned long long *) (p)) \
+			atomicMin((unsigned long long *) (p), (unsigned long long) (v)); \
+	} while (0)
+#define GR_PG_FN __device__ __forceinline__
+#include "page_group.h"
+
 #define GR_PAGE_THREADS 128
+
+/* a grouping job's hash slots: free, being filled, no room left; else a group */
+#define GR_GSLOT_EMPTY	0xFFFFFFFFu
+#define GR_GSLOT_BUSY	0xFFFFFFFEu
+#define GR_GSLOT_FULL	0xFFFFFFFDu
+/* slots a block's shared copy probes before it folds a row straight into the group */
+#define GR_GCACHE_PROBES 8
 
 static_assert(GR_PAGE_SIZE % (16 * GR_PAGE_THREADS) == 0, "page copy loop");
 static_assert(GR_PAGE_MAX_COLS <= 32, "a lane per column keeps its count");
@@ -58,6 +78,152 @@ gr_store_value(uint8_t *p, uint64_t v, int width)
 	}
 }
 
+/* List a row for the host (its page index and line pointer); the count goes on past the list. */
+__device__ __forceinline__ void
+gr_page_hand_back(const GrPageJob *job, unsigned long long *counts, GrPageFallback *fallback,
+				  uint32_t p, int off)
+{
+	unsigned long long i = atomicAdd(&counts[GR_PAGE_COUNT_FALLBACK(job->ncols)], 1ULL);
+
+	if (i < job->fallback_cap)
+	{
+		fallback[i].page = (uint16_t) p;
+		fallback[i].off = (uint16_t) off;
+	}
+}
+
+/*
+ * The group of a row's key words (key[0] its NULL flags) in a grouping
+ * job's table: slots (hmask + 1 of them, open addressing) hold the index
+ * of a group's entry in ents, made on first sight.  A slot is claimed
+ * (BUSY) by one thread, which numbers the group, writes its keys and every
+ * running word's identity, and only then publishes the number; a thread
+ * that meets a BUSY slot waits for it (threads of a warp progress
+ * independently from sm_70 on).  Entries are read through L2 (__ldcg):
+ * another SM wrote them, and this one may hold a previous job's lines.
+ * -1 when the job has no room for another group.
+ */
+__device__ int
+gr_group_find(const GrPageJob *job, uint32_t *slots, uint64_t *ents, uint32_t hmask,
+			  const uint64_t *key, unsigned long long *ngroups, unsigned long long *full)
+{
+	int			nk = job->ngkeys;
+	int			ew = gr_page_group_entry_words(job);
+	uint32_t	i = (uint32_t) gr_page_group_hash(key, nk) & hmask;
+
+	for (uint32_t probe = 0; probe <= hmask; probe++, i = (i + 1) & hmask)
+	{
+		uint32_t	s = *(volatile uint32_t *) &slots[i];
+		const uint64_t *e;
+		bool		eq = true;
+
+		if (s == GR_GSLOT_EMPTY)
+		{
+			s = atomicCAS(&slots[i], GR_GSLOT_EMPTY, GR_GSLOT_BUSY);
+			if (s == GR_GSLOT_EMPTY)
+			{
+				unsigned long long g = atomicAdd(ngroups, 1ULL);
+				uint64_t   *ne;
+
+				if (g >= job->group_cap)
+				{
+					atomicExch(&slots[i], GR_GSLOT_FULL);
+					atomicAdd(full, 1ULL);
+					return -1;
+				}
+				ne = ents + g * ew;
+				for (int k = 0; k <= nk; k++)
+					ne[k] = key[k];
+				for (int w = 0; w < job->gwords; w++)
+					ne[1 + nk + w] = gr_page_group_identity(job->gword_op[w]);
+				__threadfence();
+				atomicExch(&slots[i], (uint32_t) g);
+				return (int) g;
+			}
+		}
+		while (s == GR_GSLOT_BUSY)
+			s = *(volatile uint32_t *) &slots[i];
+		if (s == GR_GSLOT_FULL)
+		{
+			atomicAdd(full, 1ULL);
+			return -1;
+		}
+		e = ents + (size_t) s * ew;
+		for (int k = 0; k <= nk && eq; k++)
+			eq = __ldcg((const unsigned long long *) &e[k]) == key[k];
+		if (eq)
+			return (int) s;
+	}
+	atomicAdd(full, 1ULL);
+	return -1;
+}
+
+/*
+ * The running words a row of group g folds into: the block's copy of the
+ * group's, in shared memory (cgid: each of the ncache copies' group, -1
+ * while free; claimed on first sight, its words already at their
+ * identities), or, with no copy free near g's, the group's own.
+ */
+__device__ __forceinline__ uint64_t *
+gr_group_words(const GrPageJob *job, int *cgid, uint64_t *cwords, int ncache,
+			   uint64_t *ents, int g)
+{
+	if (ncache > 0)
+	{
+		int			i = g & (ncache - 1);
+
+		for (int n = 0; n < GR_GCACHE_PROBES && n < ncache; n++, i = (i + 1) & (ncache - 1))
+		{
+			int			cur = *(volatile int *) &cgid[i];
+
+			if (cur == -1)
+				cur = atomicCAS(&cgid[i], -1, g);
+			if (cur == -1 || cur == g)
+				return cwords + (size_t) i * job->gwords;
+		}
+	}
+	return ents + (size_t) g * gr_page_group_entry_words(job) + 1 + job->ngkeys;
+}
+
+/* Add a block's copies of groups' running words into the groups, word by word. */
+__device__ void
+gr_group_flush(const GrPageJob *job, const int *cgid, const uint64_t *cwords, int ncache,
+			   uint64_t *ents)
+{
+	int			gw = job->gwords;
+	int			ew = gr_page_group_entry_words(job);
+
+	__syncthreads();
+	for (int i = threadIdx.x; i < ncache * gw; i += blockDim.x)
+	{
+		int			c = i / gw;
+		int			w = i - c * gw;
+		int			g = cgid[c];
+		int			op = job->gword_op[w];
+		uint64_t	v = cwords[i];
+		uint64_t   *dst;
+
+		if (g < 0 || v == gr_page_group_identity(op))
+			continue;
+		dst = ents + (size_t) g * ew + 1 + job->ngkeys + w;
+		switch (op)
+		{
+			case GR_PG_OP_ADD:
+				GR_PG_ADD(dst, v);
+				break;
+			case GR_PG_OP_MIN_S:
+				GR_PG_MIN_S(dst, v);
+				break;
+			case GR_PG_OP_MAX_S:
+				GR_PG_MAX_S(dst, v);
+				break;
+			default:
+				GR_PG_MIN_U(dst, v);
+				break;
+		}
+	}
+}
+
 /*
  * Decode every page of a job.  job is the device copy of the job's first
  * bytes_in bytes; cols holds ncols arrays of col_cap values each (8 bytes
@@ -77,14 +243,18 @@ gr_store_value(uint8_t *p, uint64_t v, int width)
  * the page, which is what the program parses.  The kernel without a
  * program does not carry the interpreter's registers.
  */
-template <bool PROG>
+template <bool PROG, bool GROUP>
 __global__ void __launch_bounds__(GR_PAGE_THREADS)
 gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
-					   uint8_t *nullflags, int64_t col_cap, GrPageFallback *fallback)
+					   uint8_t *nullflags, int64_t col_cap, GrPageFallback *fallback,
+					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, int ncache)
 {
 	__shared__ uint4 page4[GR_PAGE_SIZE / 16];
-	extern __shared__ uint4 prog4[];	/* PROG: the job's program */
+	extern __shared__ uint4 prog4[];	/* PROG: the job's program; GROUP: then the block's copies */
 	GrPageJob  *job = (GrPageJob *) jobmem;
+	size_t		prog_bytes = PROG ? GR_PAGE_ALIGN(sizeof(GrExprProg)) : 0;
+	int		   *cgid = (int *) ((uint8_t *) prog4 + prog_bytes);
+	uint64_t   *cwords = (uint64_t *) ((uint8_t *) cgid + GR_PAGE_ALIGN(sizeof(int) * ncache));
 	const GrDecodeDesc *d = (const GrDecodeDesc *) (jobmem + job->desc_off);
 	const GrPageEntry *ents = (const GrPageEntry *) (jobmem + job->entries_off);
 	const GrExprProg *prog = (const GrExprProg *) prog4;
@@ -105,6 +275,14 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 		for (int i = threadIdx.x; i < (int) (GR_PAGE_ALIGN(sizeof(GrExprProg)) / 16);
 			 i += GR_PAGE_THREADS)
 			prog4[i] = src[i];
+	}
+	if (GROUP)
+	{
+		/* every copy free, every word at its identity: the first page's barrier orders it */
+		for (int i = threadIdx.x; i < ncache; i += GR_PAGE_THREADS)
+			cgid[i] = -1;
+		for (int i = threadIdx.x; i < ncache * job->gwords; i += GR_PAGE_THREADS)
+			cwords[i] = gr_page_group_identity(job->gword_op[i % job->gwords]);
 	}
 	for (uint32_t p = blockIdx.x; p < job->npages; p += gridDim.x)
 	{
@@ -146,16 +324,25 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 
 				pass = res == GR_EXPR_PASS;
 				if (res == GR_EXPR_FALLBACK)
-				{
-					unsigned long long i =
-						atomicAdd(&counts[GR_PAGE_COUNT_FALLBACK(ncols)], 1ULL);
+					gr_page_hand_back(job, counts, fallback, p, off);
+			}
+			if (GROUP && pass)
+			{
+				uint64_t	key[1 + GR_PAGE_MAX_KEYS];
+				int			g = -1;
 
-					if (i < job->fallback_cap)
-					{
-						fallback[i].page = (uint16_t) p;
-						fallback[i].off = (uint16_t) off;
-					}
-				}
+				/* a key that is no word goes back to the host; no room: the job does */
+				if (!gr_page_group_key(job, vals, nulls, key))
+					gr_page_hand_back(job, counts, fallback, p, off);
+				else
+					g = gr_group_find(job, gslots, gents, hmask, key,
+									  &counts[GR_PAGE_COUNT_GROUPS(ncols)],
+									  &counts[GR_PAGE_COUNT_GFULL(ncols)]);
+				if (g >= 0)
+					gr_page_group_fold(job, gr_group_words(job, cgid, cwords, ncache, gents, g),
+									   vals, nulls, (uint64_t) p << 16 | (uint64_t) off);
+				/* folded: the rows count it, no column holds it */
+				pass = g >= 0;
 			}
 			m = __ballot_sync(GR_FULL_MASK, pass);
 			if (lane == 0 && m != 0)
@@ -186,6 +373,8 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 	}
 	if (lane < ncols && nonnull != 0)
 		atomicAdd(&counts[lane], nonnull);
+	if (GROUP && ncache > 0)
+		gr_group_flush(job, cgid, cwords, ncache, gents);
 }
 
 /*
@@ -218,15 +407,21 @@ gr_page_read_kernel(const uint8_t *pool, uint8_t *jobmem)
 
 /*
  * Queue the kernel over a job already copied to the device; prog: the job
- * has a program, and fallback is the device list of the rows it hands back.
+ * has a program, and fallback is the device list of the rows it hands
+ * back.  grouped: the job groups (page_group.h) into the table gslots
+ * (hmask + 1 slots, cleared) and gents, each block first into ncache
+ * shared copies of gwords words (a power of two, or 0: none).
  */
 cudaError_t
 gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 					   uint32_t npages, void *cols, uint8_t *nulls, int64_t col_cap,
-					   bool read_only, bool prog, void *fallback, cudaStream_t stream)
+					   bool read_only, bool prog, void *fallback, bool grouped,
+					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, int ncache,
+					   int gwords, cudaStream_t stream)
 {
 	/* enough blocks for every SM's share of 8 KiB reads in flight */
 	int			blocks = s->sm_count * 16;
+	size_t		smem = prog ? GR_PAGE_ALIGN(sizeof(GrExprProg)) : 0;
 
 	if ((int64_t) blocks > (int64_t) npages)
 		blocks = (int) npages;
@@ -238,15 +433,21 @@ gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 			(const uint8_t *) pool, (uint8_t *) job_dev);
 		return cudaGetLastError();
 	}
-	if (prog)
-		gr_page_extract_kernel<true><<<blocks, GR_PAGE_THREADS,
-			GR_PAGE_ALIGN(sizeof(GrExprProg)), stream>>>(
-			(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap,
-			(GrPageFallback *) fallback);
+	if (grouped)
+		smem += GR_PAGE_ALIGN(sizeof(int) * ncache) + sizeof(uint64_t) * ncache * gwords;
+#define GR_PAGE_LAUNCH(P, G) \
+	gr_page_extract_kernel<P, G><<<blocks, GR_PAGE_THREADS, smem, stream>>>( \
+		(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap, \
+		(GrPageFallback *) fallback, gslots, gents, hmask, ncache)
+	if (prog && grouped)
+		GR_PAGE_LAUNCH(true, true);
+	else if (prog)
+		GR_PAGE_LAUNCH(true, false);
+	else if (grouped)
+		GR_PAGE_LAUNCH(false, true);
 	else
-		gr_page_extract_kernel<false><<<blocks, GR_PAGE_THREADS, 0, stream>>>(
-			(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap,
-			(GrPageFallback *) fallback);
+		GR_PAGE_LAUNCH(false, false);
+#undef GR_PAGE_LAUNCH
 	return cudaGetLastError();
 }
 

@@ -59,6 +59,20 @@ typedef struct GrPageOutSpec
 	int32		k;
 } GrPageOutSpec;
 
+/*
+ * A GROUP BY the page path's jobs group by (common/page_group.h), or none
+ * (nkeys 0): each key's column in the row and GrKeyKind as the job
+ * compares it, and the columns whose non-NULL values each group counts.
+ */
+#define GR_PAGE_GROUP_MAX_KEYS 8
+typedef struct GrPageGroupSpec
+{
+	int			nkeys;
+	int			keycol[GR_PAGE_GROUP_MAX_KEYS];
+	uint8		keykind[GR_PAGE_GROUP_MAX_KEYS];
+	uint32		count_cols;		/* bit c: column c */
+} GrPageGroupSpec;
+
 /* how the page path gives pages back to the scan */
 typedef struct GrPageCallbacks
 {
@@ -75,16 +89,19 @@ typedef struct GrPageCallbacks
 extern const char *gr_page_path_unavailable(GrPagePathMode mode,
 											const struct GrDecodeDesc *d,
 											const struct GrExprProg *prog,
-											const GrPageOutSpec *outs, int nouts);
+											const GrPageOutSpec *outs, int nouts,
+											const GrPageGroupSpec *grp);
 extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const struct GrDecodeDesc *d,
 									  const struct GrQual *quals, int nquals,
 									  const struct GrExprProg *prog,
 									  const GrPageOutSpec *outs, int nouts,
+									  const GrPageGroupSpec *grp,
 									  const GrPageCallbacks *cb);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
-extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us);
+extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_job_pages,
+								uint64 *wait_us);
 
 
 #endif							/* GR_BULK_H */

@@ -50,6 +50,7 @@
 #include "expr_compile.h"
 #include "gr_cuda.h"
 #include "page_job.h"
+#include "page_group.h"		/* the layout of a grouping job's groups */
 
 StaticAssertDecl(GR_PAGE_LINP_OFFSET == SizeOfPageHeaderData, "page header size");
 StaticAssertDecl(GR_TUP_INFOMASK2_OFFSET == offsetof(HeapTupleHeaderData, t_infomask2),
@@ -605,6 +606,15 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 	return pass;
 }
 
+/* Past the groups' memory budget: emit every group, and start the table afresh. */
+static void
+check_group_budget(BulkScanState *bs)
+{
+	if (MemoryContextMemAllocated(bs->sinkcxt, true) + gr_group_memory(bs->groups) >
+		bs->group_budget)
+		emit_groups(bs);
+}
+
 /*
  * Decode and filter the tuples 'offs' of a pinned page, and feed each
  * column's non-NULL values of the rows kept to the outputs.  Counts the rows
@@ -678,9 +688,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	else
 	{
 		gr_sink_add_rows_grouped(bs->sink, groups, &rows, t->rowcols);
-		if (MemoryContextMemAllocated(bs->sinkcxt, true) + gr_group_memory(bs->groups) >
-			bs->group_budget)
-			emit_groups(bs);
+		check_group_budget(bs);
 	}
 }
 
@@ -763,10 +771,96 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 }
 
 /*
- * Fold what the GPU found in one page job into the outputs, then the rows
- * its program handed back; false, having folded nothing, when it handed
- * back more than its list holds (the page path decodes the job's pages on
- * the CPU then).
+ * The groups a grouping job made (page_group.h): each one's keys are read
+ * from its first row, decoded and evaluated here from the page the job
+ * still holds pinned, as the CPU's grouping reads a row's (so the output
+ * key is that row's value, and a computed key is made as for any row); the
+ * group found or made in the group table gets the job group's counts and
+ * each output's running value as a GPU result.
+ */
+static void
+page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
+{
+	const GrDecodeDesc *d = t->desc;
+	const GrPageEntry *entries = gr_page_job_entries(job);
+	const uint64 *ents = (const uint64 *) ((char *) job + job->group_off);
+	uint64		ngroups = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
+	int			ew = gr_page_group_entry_words(job);
+	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
+
+	for (uint64 j = 0; j < ngroups; j++)
+	{
+		const uint64 *w = ents + j * ew + 1 + job->ngkeys;
+		uint32		p = (uint32) (w[GR_PG_W_REP] >> 16);
+		int			off = (int) (w[GR_PG_W_REP] & 0xFFFF);
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+		gr_int128	wide[GR_EXPR_MAX_OUTS];
+		const uint8 *page;
+		uint32		len;
+		int			g;
+		int			o = 0;
+
+		if (p >= job->npages || off < 1 || off > entries[p].nlp ||
+			!gr_page_visible(&entries[p], (page = (const uint8 *) BufferGetPage(entries[p].buf + 1)),
+							 off))
+			elog(ERROR, "gpu_reduce: a page job's group names a row it does not have");
+		len = gr_page_tuple_len(page, off, BLCKSZ);
+		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, tv, tn) ||
+			(t->prog != NULL &&
+			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS))
+			elog(ERROR, "gpu_reduce: a page job's group has a first row the CPU reads otherwise");
+		g = row_group(bs, t, tv, tn, wide, false);
+		for (int a = 0; a < bs->desc->naggs; a++)
+		{
+			const GrScanAgg *ag = &bs->desc->aggs[a];
+			const GrPageOut *po;
+			const uint64 *x;
+			int64		n;
+
+			if (ag->kind == GR_SCAN_COUNT_STAR)
+				gr_sink_add_count(bs->sink, g, a, (int64) w[GR_PG_W_ROWS]);
+			else if (ag->kind == GR_SCAN_COUNT_COL)
+				gr_sink_add_count(bs->sink, g, a, (int64) w[job->col_word[t->rowcols[a]]]);
+			if (ag->kind != GR_SCAN_AGG)
+				continue;
+			po = &job->outs[o++];
+			n = (int64) w[job->col_word[po->col]];
+			x = &w[po->word];
+			r->op = po->op;
+			r->count = n;
+			if (po->op != GR_PAGE_OP_SUM)
+				r->key[0] = (int64) x[0];
+			else if (po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8)
+			{
+				for (int i = 0; i < GR_XSUM_LIMBS; i++)
+					r->xsum.limb[i] = (int64) x[i];
+				r->xsum.nan = (int64) x[GR_XSUM_LIMBS];
+				r->xsum.pinf = (int64) x[GR_XSUM_LIMBS + 1];
+				r->xsum.ninf = (int64) x[GR_XSUM_LIMBS + 2];
+				r->xsum.negzero = (int64) x[GR_XSUM_LIMBS + 3];
+				r->xsum.pending = 0;
+			}
+			else
+			{
+				/* high * 2^32 + low, as 128 bits */
+				int128		sum = (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
+
+				r->sum_lo = (int64) (uint64) sum;
+				r->sum_hi = (int64) (sum >> 64);
+			}
+			gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL);
+		}
+	}
+	pfree(r);
+}
+
+/*
+ * Fold what the GPU found in one page job into the outputs (or, for a
+ * grouping job, its groups), then the rows its program handed back; false,
+ * having folded nothing, when it handed back more than its list holds or
+ * (grouping) had no room for its groups (the page path decodes the job's
+ * pages on the CPU then).
  */
 static bool
 page_gpu(void *arg, struct GrPageJob *job)
@@ -777,10 +871,19 @@ page_gpu(void *arg, struct GrPageJob *job)
 	uint64		rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	int			j = 0;
 
-	if (gr_page_fallback_overflow(job))
+	if (gr_page_fallback_overflow(job) ||
+		(job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0))
 		return false;
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	if (job->ngkeys > 0)
+	{
+		page_gpu_groups(bs, t, job);
+		if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
+			page_gpu_fallbacks(bs, t, job);
+		check_group_budget(bs);
+		return true;
+	}
 	for (int a = 0; a < bs->desc->naggs; a++)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
@@ -812,6 +915,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 {
 	GrPageOutSpec outs[GR_PAGE_MAX_OUTS];
 	GrPageCallbacks cb = {page_cpu, page_gpu, arg};
+	GrPageGroupSpec grp = {0};
 	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
 	int			nouts = 0;
 	const char *why;
@@ -819,12 +923,6 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
 	{
 		bs->page_path = "off (a temporary table)";
-		return NULL;
-	}
-	if (mode == GR_PAGE_PATH_ON && bs->groups != NULL)
-	{
-		/* a job's results are per aggregate, not per group */
-		bs->page_path = "off (GROUP BY: the GPU does not group rows yet)";
 		return NULL;
 	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
@@ -869,7 +967,21 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		}
 		nouts++;
 	}
-	why = gr_page_path_unavailable(mode, t->desc, t->prog, outs, nouts);
+	if (bs->groups != NULL)
+	{
+		/* the jobs group: each key's column, compared as the group table does */
+		grp.nkeys = bs->desc->ngroupkeys;
+		for (int k = 0; k < grp.nkeys && k < GR_PAGE_GROUP_MAX_KEYS; k++)
+		{
+			grp.keycol[k] = t->keyrow[k];
+			/* a computed numeric is its int64 at a fixed scale: equal bits, equal values */
+			grp.keykind[k] = bs->desc->keys[k].scale >= 0 ? GR_KEY_BITS : bs->desc->keys[k].kind;
+		}
+		for (int a = 0; a < bs->desc->naggs; a++)
+			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
+				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
+	}
+	why = gr_page_path_unavailable(mode, t->desc, t->prog, outs, nouts, &grp);
 	if (why != NULL)
 	{
 		bs->page_path = psprintf("off (%s)", why);
@@ -878,7 +990,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	bs->page_path = mode == GR_PAGE_PATH_CPU ? "cpu" : "gpu";
 	/* the program's constants are bound (bind_quals): the jobs carry them */
 	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals, t->prog,
-							  outs, nouts, &cb);
+							  outs, nouts, &grp, &cb);
 }
 
 /*
@@ -1010,10 +1122,12 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	if (pp != NULL)
 	{
 		uint64		gpu_pages;
+		uint64		cpu_job_pages;
 		uint64		wait_us;
 
-		gr_page_path_finish(pp, &gpu_pages, &wait_us);
+		gr_page_path_finish(pp, &gpu_pages, &cpu_job_pages, &wait_us);
 		bs->counters[C_GPU_PAGES] += gpu_pages;
+		bs->counters[C_CPU_PAGES] += cpu_job_pages;
 		bs->counters[C_GPU_WAIT_US] += wait_us;
 	}
 }

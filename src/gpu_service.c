@@ -367,7 +367,7 @@ register_pool(void)
 		for (int s = 0; s < nstreams && why == NULL; s++)
 			if (gr_cuda_context_enable_pages(streams[s].ctx,
 											 (int64) GR_PAGE_JOB_MAX_PAGES * GR_PAGE_MAX_TUPLES *
-											 GR_PAGE_MAX_COLS) != GR_CUDA_OK)
+											 GR_PAGE_STORE_COLS) != GR_CUDA_OK)
 				why = gr_cuda_last_error();
 		if (why != NULL)
 			(void) gr_cuda_host_unregister(BufferBlocks);

@@ -17,6 +17,7 @@ int			gr_buffer_memory_kb = 64 * 1024;
 bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
+int			gr_debug_job_groups = 0;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -80,6 +81,11 @@ gr_guc_define(void)
 							 "The zero-copy floor probe of bench/: the scan's answers are empty.",
 							 &gr_debug_page_read_only, false,
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.debug_job_groups",
+							"For tests: the most groups one grouping page job holds (0: as many as its slot has room for).",
+							"A job that meets more groups is decoded by the CPU as a whole.",
+							&gr_debug_job_groups, 0, 0, 16384,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomEnumVariable("gpu_reduce.page_path",
 							 "Lets the bulk scan hand pinned pages to the GPU, which reads and decodes them itself.",

@@ -31,6 +31,19 @@
 #include "gpu_shared.h"
 #include "page_job.h"
 
+/* the host's run of a grouping job folds rows with plain arithmetic */
+#define GR_PG_ADD(p, v)		(*(p) += (uint64) (v))
+#define GR_PG_MIN_S(p, v) \
+	do { if ((int64) (v) < (int64) *(p)) *(p) = (uint64) (int64) (v); } while (0)
+#define GR_PG_MAX_S(p, v) \
+	do { if ((int64) (v) > (int64) *(p)) *(p) = (uint64) (int64) (v); } while (0)
+#define GR_PG_MIN_U(p, v) \
+	do { if ((uint64) (v) < *(p)) *(p) = (uint64) (v); } while (0)
+#include "page_group.h"
+
+StaticAssertDecl(GR_PAGE_GROUP_MAX_KEYS == GR_PAGE_MAX_KEYS, "group keys of a job");
+StaticAssertDecl(GR_PAGE_MAX_COLS <= 32, "GrPageGroupSpec.count_cols has a bit per column");
+
 /* jobs one process has in flight */
 #define GR_PAGE_JOBS 4
 /* the smallest job worth a GPU round trip */
@@ -60,7 +73,11 @@ struct GrPagePath
 	int			njobs;
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
+	bool		grouped;		/* the jobs group rows (page_group.h) */
+	int32	   *cpu_slots;		/* cpu mode, grouped: the host's hash slots */
+	int			cpu_nslots;
 	uint64		gpu_pages;
+	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the host ran */
 	instr_time	waited;			/* waiting for jobs the GPU had not finished
 								 * (summed unrounded: most waits are < 1 us) */
 	MemoryContextCallback reset_cb;
@@ -105,16 +122,100 @@ layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
  */
 static Size
 job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
-		  int nouts, int pages, Size *prefix_bytes, Size *bytes_in)
+		  int nouts, bool grouped, int pages, Size *prefix_bytes, Size *bytes_in)
 {
-	Size		fallback = prog != NULL ? sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK : 0;
+	Size		fallback = prog != NULL || grouped ?
+		sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK : 0;
 
 	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 	if (prog != NULL)
 		*prefix_bytes += GR_PAGE_ALIGN(sizeof(GrExprProg));
 	*bytes_in = *prefix_bytes + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
+	/* a grouping job's results are its groups, after the list (group_cap) */
+	if (grouped)
+		return *bytes_in + GR_PAGE_ALIGN(fallback);
 	return layout_results(NULL, outs, nouts, *bytes_in + GR_PAGE_ALIGN(fallback));
 }
+
+/*
+ * Lay out a grouping job's running words (page_group.h) into job, when not
+ * NULL; returns how many words a group has, or -1 when an output is none
+ * a job folds per group (why says which).
+ */
+static int
+layout_group_words(GrPageJob *job, const GrPageOutSpec *outs, int nouts,
+				   const GrPageGroupSpec *grp, int ncols, const char **why)
+{
+	int			w = GR_PG_W_FIXED;
+
+#define SET_OP(from, n, op) \
+	do { if (job != NULL) for (int i_ = (from); i_ < (from) + (n) && i_ < GR_PAGE_MAX_GWORDS; i_++) \
+		job->gword_op[i_] = (op); } while (0)
+
+	SET_OP(GR_PG_W_REP, 1, GR_PG_OP_MIN_U);
+	SET_OP(GR_PG_W_ROWS, 1, GR_PG_OP_ADD);
+	for (int c = 0; c < ncols; c++)
+	{
+		if (job != NULL)
+			job->col_word[c] = (grp->count_cols & (UINT32_C(1) << c)) ? w : -1;
+		if (grp->count_cols & (UINT32_C(1) << c))
+		{
+			SET_OP(w, 1, GR_PG_OP_ADD);
+			w++;
+		}
+	}
+	for (int o = 0; o < nouts; o++)
+	{
+		int			op = gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k);
+		int			type = gr_type_info(outs[o].type)->storage;
+		int			n;
+
+		if (op != GR_PAGE_OP_SUM && op != GR_PAGE_OP_MIN && op != GR_PAGE_OP_MAX)
+		{
+			*why = psprintf("GROUP BY with %s: the GPU folds sums, averages, min, max and counts per group",
+							gr_kind(outs[o].op)->name);
+			return -1;
+		}
+		n = gr_page_group_out_words(op, type);
+		if (job != NULL)
+			job->outs[o].word = w;
+		SET_OP(w, n, op == GR_PAGE_OP_MIN ? GR_PG_OP_MIN_S :
+			   op == GR_PAGE_OP_MAX ? GR_PG_OP_MAX_S : GR_PG_OP_ADD);
+		w += n;
+	}
+#undef SET_OP
+	if (w > GR_PAGE_MAX_GWORDS)
+	{
+		*why = "GROUP BY with too many aggregates for a group's words";
+		return -1;
+	}
+	return w;
+}
+
+/*
+ * Groups a job of this layout holds: as many as its slot has room for after
+ * the rest of the job (bytes_all of it), at most GR_PAGE_MAX_GROUPS.
+ */
+static int
+group_cap(Size bytes_all, int entry_words)
+{
+	Size		slot = (Size) gr_slot_size_kb * 1024;
+	Size		room = slot > bytes_all ? slot - bytes_all : 0;
+
+	int			cap = (int) Min((Size) GR_PAGE_MAX_GROUPS, room / (sizeof(uint64) * entry_words));
+
+	return gr_debug_job_groups > 0 ? Min(cap, gr_debug_job_groups) : cap;
+}
+
+/* Words of a group's entry: its NULL flags, keys and running words. */
+static int
+entry_words(const GrPageGroupSpec *grp, int gwords)
+{
+	return 1 + grp->nkeys + gwords;
+}
+
+/* the fewest groups worth a grouping job */
+#define GR_PAGE_MIN_GROUPS 64
 
 /*
  * Why the page path cannot take this scan in the given mode, or NULL when it
@@ -123,11 +224,15 @@ job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *ou
  */
 const char *
 gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
-						 const GrExprProg *prog, const GrPageOutSpec *outs, int nouts)
+						 const GrExprProg *prog, const GrPageOutSpec *outs, int nouts,
+						 const GrPageGroupSpec *grp)
 {
 	Size		prefix;
 	Size		in;
+	Size		all;
 	int			pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
+	bool		grouped = grp != NULL && grp->nkeys > 0;
+	int			ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
 
 	if (mode == GR_PAGE_PATH_OFF)
 		return "gpu_reduce.page_path is off";
@@ -135,7 +240,7 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		return "gpu_reduce.enabled is off";
 	if (BLCKSZ != GR_PAGE_SIZE)
 		return "the block size is not 8 kB";
-	if (d->ncols + (prog != NULL ? prog->nouts : 0) > GR_PAGE_MAX_COLS)
+	if (ncols > (grouped ? GR_PAGE_MAX_COLS : GR_PAGE_STORE_COLS))
 		return prog != NULL ? "too many columns and computed values" : "too many columns";
 	if (nouts > GR_PAGE_MAX_OUTS)
 		return "too many aggregates";
@@ -144,6 +249,22 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	for (int o = 0; o < nouts; o++)
 		if (gr_type_info(outs[o].type)->storage == GR_STORAGE_DATUM)
 			return "a numeric aggregate (the kernel decodes fixed-width columns only)";
+	all = job_bytes(d, prog, outs, nouts, grouped, Max(pages, 1), &prefix, &in);
+	if (grouped)
+	{
+		const char *why = NULL;
+		int			gwords;
+
+		if (grp->nkeys > GR_PAGE_MAX_KEYS)
+			return "GROUP BY with more than 8 keys";
+		for (int k = 0; k < grp->nkeys; k++)
+			if (grp->keykind[k] == GR_KEY_NUMERIC)
+				return "GROUP BY a numeric column: the GPU groups by fixed-width and short text keys";
+		if ((gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why)) < 0)
+			return why;
+		if (group_cap(all, entry_words(grp, gwords)) < Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
+			return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
+	}
 	if (mode == GR_PAGE_PATH_CPU)
 		return NULL;
 	if (gr_gpu_pages_unavailable() != NULL)
@@ -157,7 +278,7 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	for (int o = 0; o < nouts; o++)
 		if (gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k) < 0)
 			return "an aggregate the GPU cannot reduce";
-	if (job_bytes(d, prog, outs, nouts, pages, &prefix, &in) > (Size) gr_shared->slot_bytes)
+	if (all > (Size) gr_shared->slot_bytes)
 		return "a job does not fit in a slot (gpu_reduce.slot_size)";
 	return NULL;
 }
@@ -189,16 +310,18 @@ page_path_reset(void *arg)
 GrPagePath *
 gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 				   const GrQual *quals, int nquals, const GrExprProg *prog,
-				   const GrPageOutSpec *outs, int nouts, const GrPageCallbacks *cb)
+				   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
+				   const GrPageCallbacks *cb)
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
 	Size		bytes_in;
 
 	pp->mode = mode;
+	pp->grouped = grp != NULL && grp->nkeys > 0;
 	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
-	pp->bytes_all = job_bytes(d, prog, outs, nouts, pp->job_pages, &pp->prefix_bytes,
-							  &bytes_in);
+	pp->bytes_all = job_bytes(d, prog, outs, nouts, pp->grouped, pp->job_pages,
+							  &pp->prefix_bytes, &bytes_in);
 	pp->cb = *cb;
 
 	/* the part every job starts with */
@@ -216,12 +339,16 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	{
 		job->prog_off = job->desc_off + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 		memcpy(gr_page_job_prog(job), prog, sizeof(GrExprProg));
+	}
+	if (prog != NULL || pp->grouped)
+	{
 		/* the list sits after the entries of the largest job */
 		job->fallback_off = bytes_in;
 		job->fallback_cap = GR_PAGE_MAX_FALLBACK;
 		bytes_in += GR_PAGE_ALIGN(sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK);
 	}
-	(void) layout_results(job, outs, nouts, bytes_in);
+	if (!pp->grouped)
+		(void) layout_results(job, outs, nouts, bytes_in);
 	for (int o = 0; o < nouts; o++)
 	{
 		GrPageOut  *out = &job->outs[o];
@@ -232,8 +359,39 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		out->k = outs[o].k;
 	}
 	/* only the aggregated columns' values are stored; every column is counted */
-	for (int o = 0; o < nouts; o++)
+	for (int o = 0; o < nouts && !pp->grouped; o++)
 		job->col_width[outs[o].col] = gr_type_size(outs[o].type);
+	if (pp->grouped)
+	{
+		/* rows fold into groups: no column is stored, each group comes back after the list */
+		const char *why = NULL;
+		int			gwords = layout_group_words(job, outs, nouts, grp, job->ncols, &why);
+		int			ew;
+
+		if (gwords < 0)
+			elog(ERROR, "gpu_reduce: a grouping job the page path refused: %s", why);
+		job->ngkeys = grp->nkeys;
+		job->gwords = gwords;
+		for (int k = 0; k < grp->nkeys; k++)
+		{
+			job->gkey_col[k] = grp->keycol[k];
+			job->gkey_kind[k] = grp->keykind[k];
+		}
+		ew = gr_page_group_entry_words(job);
+		job->group_off = pp->bytes_all;
+		job->group_cap = group_cap(pp->bytes_all, ew);
+		pp->bytes_all += GR_PAGE_ALIGN(sizeof(uint64) * ew * (Size) job->group_cap);
+		if (mode == GR_PAGE_PATH_CPU)
+		{
+			pp->cpu_nslots = 1;
+			while (pp->cpu_nslots < 2 * (int) job->group_cap)
+				pp->cpu_nslots *= 2;
+			pp->cpu_slots = MemoryContextAlloc(cxt, sizeof(int32) * pp->cpu_nslots);
+		}
+	}
+	else
+		for (int c = 0; c < GR_PAGE_MAX_COLS; c++)
+			job->col_word[c] = -1;
 
 	for (int j = 0; j < GR_PAGE_JOBS; j++)
 	{
@@ -258,6 +416,116 @@ cpu_page(GrPagePath *pp, Buffer buf, const GrPageEntry *e)
 	pp->cb.cpu_page(pp->cb.arg, buf, offs, n);
 }
 
+/* List a row for the scan to decode again; the count goes on past the list. */
+static void
+hand_back(GrPageJob *job, int p, int off)
+{
+	uint64		i = job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)]++;
+
+	if (i < job->fallback_cap)
+	{
+		gr_page_job_fallbacks(job)[i].page = (uint16) p;
+		gr_page_job_fallbacks(job)[i].off = (uint16) off;
+	}
+}
+
+/*
+ * Run a grouping job here, as the kernel runs it (cpu mode): decode each
+ * visible tuple of its pages, apply the comparisons and the program, find
+ * the row's group in a table of the job's own and fold the row into it
+ * (page_group.h), so that the scan folds the job's groups as it folds a
+ * GPU's.  False when a tuple did not decode: the scan decodes the pages
+ * again and reports it.
+ */
+static bool
+run_job_here(GrPagePath *pp, PageJobRef *ref)
+{
+	GrPageJob  *job = ref->job;
+	const GrDecodeDesc *d = gr_page_job_desc(job);
+	const GrExprProg *prog = gr_page_job_prog(job);
+	GrPageEntry *entries = gr_page_job_entries(job);
+	uint64	   *ents = (uint64 *) ((char *) job + job->group_off);
+	uint64	   *counts = job->counts;
+	int			ncols = job->ncols;
+	int			nk = job->ngkeys;
+	int			ew = gr_page_group_entry_words(job);
+	uint32		mask = (uint32) pp->cpu_nslots - 1;
+
+	memset(pp->cpu_slots, -1, sizeof(int32) * pp->cpu_nslots);
+	memset(counts, 0, sizeof(job->counts));
+	for (int p = 0; p < ref->npages; p++)
+	{
+		const GrPageEntry *e = &entries[p];
+		const uint8 *page = (const uint8 *) BufferGetPage(ref->bufs[p]);
+
+		for (int off = 1; off <= e->nlp; off++)
+		{
+			uint64		vals[GR_DECODE_MAX_COLS];
+			bool		nulls[GR_DECODE_MAX_COLS];
+			uint64		key[1 + GR_PAGE_MAX_KEYS];
+			uint32		len;
+			uint32		i;
+			int32		g;
+
+			if (!gr_page_visible(e, page, off))
+				continue;
+			counts[GR_PAGE_COUNT_VIS(ncols)]++;
+			len = gr_page_tuple_len(page, off, BLCKSZ);
+			if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, vals, nulls))
+				return false;
+			if (job->nquals > 0 && !gr_quals_pass(job->quals, job->nquals, vals, nulls))
+				continue;
+			if (prog != NULL)
+			{
+				GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + d->ncols,
+												nulls + d->ncols, NULL);
+
+				if (res == GR_EXPR_REJECT)
+					continue;
+				if (res == GR_EXPR_FALLBACK)
+				{
+					hand_back(job, p, off);
+					continue;
+				}
+			}
+			if (!gr_page_group_key(job, vals, nulls, key))
+			{
+				hand_back(job, p, off);
+				continue;
+			}
+			for (i = (uint32) gr_page_group_hash(key, nk) & mask;; i = (i + 1) & mask)
+			{
+				g = pp->cpu_slots[i];
+				if (g < 0 || memcmp(ents + (Size) g * ew, key, sizeof(uint64) * (nk + 1)) == 0)
+					break;
+			}
+			if (g < 0)
+			{
+				uint64	   *ne;
+
+				g = (int32) counts[GR_PAGE_COUNT_GROUPS(ncols)]++;
+				if (g >= (int32) job->group_cap)
+				{
+					/* no room: the scan decodes the job's pages itself */
+					counts[GR_PAGE_COUNT_GFULL(ncols)]++;
+					return true;
+				}
+				pp->cpu_slots[i] = g;
+				ne = ents + (Size) g * ew;
+				memcpy(ne, key, sizeof(uint64) * (nk + 1));
+				for (int w = 0; w < job->gwords; w++)
+					ne[1 + nk + w] = gr_page_group_identity(job->gword_op[w]);
+			}
+			gr_page_group_fold(job, ents + (Size) g * ew + 1 + nk, vals, nulls,
+							   (uint64) p << 16 | (uint64) off);
+			counts[GR_PAGE_COUNT_ROWS(ncols)]++;
+			for (int c = 0; c < ncols; c++)
+				counts[c] += !nulls[c];
+		}
+	}
+	return true;
+}
+
 /* Finish the oldest job: fold what the GPU found, or decode it here. */
 static void
 complete_oldest(GrPagePath *pp)
@@ -266,6 +534,7 @@ complete_oldest(GrPagePath *pp)
 	GrPageEntry *entries = gr_page_job_entries(ref->job);
 	const char *error = NULL;
 	bool		done = false;
+	bool		here = false;
 
 	if (ref->slot >= 0)
 	{
@@ -277,9 +546,16 @@ complete_oldest(GrPagePath *pp)
 		INSTR_TIME_SET_CURRENT(end);
 		INSTR_TIME_ACCUM_DIFF(pp->waited, end, start);
 	}
+	else if (pp->mode == GR_PAGE_PATH_CPU && pp->grouped)
+		done = here = run_job_here(pp, ref);
 	/* the scan may refuse the results (too many rows for PostgreSQL): decode here */
 	if (done && pp->cb.gpu_job(pp->cb.arg, ref->job))
-		pp->gpu_pages += ref->npages;
+	{
+		if (here)
+			pp->cpu_job_pages += ref->npages;
+		else
+			pp->gpu_pages += ref->npages;
+	}
 	else
 	{
 		for (int i = 0; i < ref->npages; i++)
@@ -404,12 +680,14 @@ gr_page_path_all_normal(Page page, Snapshot snapshot)
 
 /* The scan is over: finish every job and drop every pin. */
 void
-gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *wait_us)
+gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_job_pages,
+					uint64 *wait_us)
 {
 	if (pp->open)
 		close_job(pp);
 	while (pp->njobs > 0)
 		complete_oldest(pp);
 	*gpu_pages = pp->gpu_pages;
+	*cpu_job_pages = pp->cpu_job_pages;
 	*wait_us = INSTR_TIME_GET_MICROSEC(pp->waited);
 }

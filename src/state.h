@@ -258,6 +258,7 @@ extern int	gr_buffer_memory_kb;
 extern int	gr_page_path;
 extern int	gr_page_pins;
 extern bool gr_debug_page_read_only;
+extern int	gr_debug_job_groups;
 
 /* gpu_reduce.page_path */
 typedef enum GrPagePathMode

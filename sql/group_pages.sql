@@ -1,0 +1,148 @@
+--
+-- GROUP BY through the page path (gpu_reduce.page_path = cpu): each job of
+-- pinned pages is grouped as the GPU's kernel groups it (common/page_group.h:
+-- a row's keys as words, a table of the job's groups, running words folded
+-- by the same code the kernel runs), and the scan folds the job's groups
+-- into its group table from each group's first row.  Every answer is
+-- compared, as text independent of row order, with the same query planned
+-- without the node; keys are printed as they are (a group's key is its
+-- first row's value, as PostgreSQL's serial hash aggregation shows it).
+-- Jobs are small (gpu_reduce.page_pins) so that groups span many jobs.
+--
+LOAD 'gpu_reduce';
+SET gpu_reduce.bulk_scan = on;
+SET gpu_reduce.page_path = cpu;
+SET gpu_reduce.page_pins = 64;
+SET max_parallel_workers_per_gather = 0;
+
+-- gpnode(q): how q's node decoded its pages (EXPLAIN's Page Path), or
+-- 'no node'; and its Rows Evaluated by PostgreSQL, CPU Decoded Pages
+CREATE FUNCTION gpnode(q text, OUT page_path text, OUT handed_back bigint, OUT pages bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    page_path := 'no node';
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        IF line LIKE '%Page Path:%' THEN
+            page_path := substring(line FROM 'Page Path: (.*)$');
+        ELSIF line LIKE '%Rows Evaluated by PostgreSQL:%' THEN
+            handed_back := substring(line FROM ': (\d+)$')::bigint;
+        ELSIF line LIKE '%CPU Decoded Pages:%' THEN
+            pages := substring(line FROM ': (\d+)$')::bigint;
+        END IF;
+    END LOOP;
+END $$;
+-- gptext(q, native): q's rows as one text, a line each in byte order
+CREATE FUNCTION gptext(q text, native boolean) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    answer text;
+BEGIN
+    PERFORM set_config('gpu_reduce.bulk_scan', CASE WHEN native THEN 'off' ELSE 'on' END, true);
+    EXECUTE 'SELECT string_agg(gp_row::text, E''\n'' ORDER BY gp_row::text COLLATE "C") FROM ('
+            || q || ') gp_row' INTO answer;
+    PERFORM set_config('gpu_reduce.bulk_scan', 'on', true);
+    RETURN answer;
+END $$;
+-- gpq(q): how the node decoded q's pages, whether its answer is native's,
+-- and the number of groups
+CREATE FUNCTION gpq(q text, OUT page_path text, OUT same boolean, OUT groups bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    mine text;
+BEGIN
+    SELECT g.page_path INTO page_path FROM gpnode(q) g;
+    mine := gptext(q, false);
+    same := mine IS NOT DISTINCT FROM gptext(q, true);
+    EXECUTE 'SELECT count(*) FROM (' || q || ') s' INTO groups;
+END $$;
+
+-- keys of every kind a job compares as words, NULLs in each; zeros of both
+-- signs and NaNs of two bit patterns among the float keys; char(4) padded,
+-- text up to 7 bytes and longer (those rows go back to the scan), a text
+-- compressed in place
+CREATE TABLE gpk (id int, i2 int2, i4 int4, i8 int8, d date, ts timestamp, f4 float4, f8 float8,
+                  c char(4), t text, cb bpchar, n numeric(12,2), x int8, f float8, r float4,
+                  k100 int, k1000 int, tl text);
+ALTER TABLE gpk ALTER COLUMN t SET STORAGE main;
+INSERT INTO gpk
+SELECT g, CASE WHEN g % 11 <> 0 THEN (g % 7 - 3) * 1000 END,
+       (ARRAY[-2147483648, -1, 0, 1, 2147483647, NULL])[1 + g % 6],
+       (ARRAY[-9223372036854775808, 0, 4294967296, 9223372036854775807, NULL])[1 + g % 5],
+       (ARRAY['2000-02-29', '1999-12-31', 'infinity', '-infinity', NULL]::date[])[1 + g % 5],
+       (ARRAY['2000-01-01', '2000-01-01 00:00:00.000001', 'infinity', NULL]::timestamp[])[1 + g % 4],
+       CASE WHEN g % 10 = 9 THEN 'Infinity'::float4 - 'Infinity'::float4
+            ELSE (ARRAY['0', '-0', 'NaN', 'Infinity', '-1.5', '1e-45', NULL, '2', '3']::float4[])[1 + g % 9] END,
+       CASE WHEN g % 10 = 9 THEN 'Infinity'::float8 - 'Infinity'::float8
+            ELSE (ARRAY['-0', '0', 'NaN', '-Infinity', '1.5', '5e-324', NULL, '2', '3']::float8[])[1 + g % 9] END,
+       (ARRAY['ab', 'ab  ', 'abcd', '', NULL])[1 + g % 5],
+       CASE WHEN g % 997 = 0 THEN repeat('long', 1000)
+            ELSE (ARRAY['', 'a', 'ab', 'ab ', 'abcdefg', 'abcdefgh', 'é', NULL, 'abcdefg1'])[1 + g % 9] END,
+       (ARRAY['ab', 'ab   ', 'abc', '', '     ', NULL])[1 + g % 6],
+       CASE WHEN g % 13 = 0 THEN NULL ELSE (g % 1000) / 4.0 - 100 END,
+       CASE WHEN g % 17 = 0 THEN NULL ELSE g * 1000003::int8 % 9223372036854775 * (1 - 2 * (g % 2)) END,
+       CASE WHEN g % 19 = 0 THEN NULL ELSE (g % 1000) * 1e15 * (1 - 2 * (g % 3 % 2)) + g / 7.0 END,
+       (g % 100) / 8.0, g % 100, g % 1000, 'longer key ' || g % 10
+FROM generate_series(1, 40000) g;
+VACUUM ANALYZE gpk;
+
+-- one key of each kind
+SELECT * FROM gpq('SELECT i2, count(*), count(x), gpu_sum(x), gpu_sum(f), gpu_avg(n), gpu_min(d), gpu_max(f8) FROM gpk GROUP BY i2');
+SELECT * FROM gpq('SELECT i4, count(*), gpu_sum(i2), gpu_sum(r), gpu_max(ts), gpu_min(r) FROM gpk GROUP BY i4');
+SELECT * FROM gpq('SELECT i8, count(*), gpu_sum(x), gpu_avg(i4), gpu_min(f), gpu_max(i2) FROM gpk GROUP BY i8');
+SELECT * FROM gpq('SELECT d, count(*), gpu_sum(n), gpu_avg(x) FROM gpk GROUP BY d');
+SELECT * FROM gpq('SELECT ts, count(*), gpu_sum(f), gpu_min(x) FROM gpk GROUP BY ts');
+SELECT * FROM gpq('SELECT f4, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY f4');
+SELECT * FROM gpq('SELECT f8, count(*), gpu_sum(n), gpu_max(x) FROM gpk GROUP BY f8');
+SELECT * FROM gpq('SELECT c, count(*), gpu_sum(x) FROM gpk GROUP BY c');
+SELECT * FROM gpq('SELECT cb, count(*), gpu_sum(f) FROM gpk GROUP BY cb');
+-- text keys longer than 7 bytes (and one in 997 TOAST-sized) go back to the scan row by row
+SELECT * FROM gpq('SELECT t, count(*), gpu_sum(x), gpu_avg(n) FROM gpk GROUP BY t');
+-- several keys, native aggregates (sum and avg of a numeric column go
+-- through the expression program, as int64s at the column's scale; max of
+-- a float column without zeros: which zero native max returns depends on
+-- the order it meets -0 and 0 in)
+SET gpu_reduce.native_aggregates = on;
+SELECT * FROM gpq('SELECT i2, f4, c, count(*), sum(n), avg(n), sum(x), max(f), min(i4) FROM gpk GROUP BY i2, f4, c');
+SELECT * FROM gpq('SELECT i4 % 3, d, t, count(t), sum(n), avg(x) FROM gpk WHERE id % 5 <> 0 GROUP BY 1, d, t');
+RESET gpu_reduce.native_aggregates;
+-- computed keys: integer, float and numeric expressions, date_trunc
+SELECT * FROM gpq('SELECT k100 % 7 + 1, n * 2, count(*), gpu_sum(x) FROM gpk GROUP BY 1, 2');
+SELECT * FROM gpq('SELECT date_trunc(''month'', ts), f8 * 2, count(*), gpu_sum(n * 3) FROM gpk GROUP BY 1, 2');
+-- 1 000 groups across the jobs; a WHERE the program evaluates
+SELECT * FROM gpq('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), gpu_min(x), gpu_avg(n) FROM gpk WHERE i4 IN (0, 1) OR f8 > 1 GROUP BY 1');
+
+-- a job with more groups than it holds is decoded by the scan as a whole:
+-- still exact, whether every job overflows or some do
+SET gpu_reduce.debug_job_groups = 1;
+SELECT * FROM gpq('SELECT k100, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
+SELECT * FROM gpq('SELECT i2, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
+SET gpu_reduce.debug_job_groups = 6;
+SELECT * FROM gpq('SELECT i2, f4, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1, 2');
+RESET gpu_reduce.debug_job_groups;
+-- more rows handed back than a job lists (every key longer than 7
+-- bytes, jobs of 2 048 pages): the scan decodes the job
+RESET gpu_reduce.page_pins;
+SELECT * FROM gpq('SELECT tl, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+SELECT pages > 0 AS decoded_by_the_scan FROM gpnode('SELECT tl, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+
+-- what a job does not fold per group leaves the page path, saying why
+SELECT * FROM gpq('SELECT i2, gpu_top2(x) FROM gpk GROUP BY i2');
+SELECT * FROM gpq('SELECT i2, gpu_variance(x) FROM gpk GROUP BY i2');
+SELECT * FROM gpq('SELECT n, count(*), gpu_sum(x) FROM gpk GROUP BY n');
+SELECT * FROM gpq('SELECT i2, gpu_max(n) FROM gpk GROUP BY i2');
+
+-- dead and updated rows: the jobs see the snapshot's rows only
+SET gpu_reduce.page_pins = 64;
+BEGIN;
+UPDATE gpk SET i2 = 5 WHERE id % 3 = 0;
+DELETE FROM gpk WHERE id % 7 = 0;
+SELECT * FROM gpq('SELECT i2, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY i2');
+ROLLBACK;
+
+RESET gpu_reduce.page_pins;
+RESET gpu_reduce.page_path;
+RESET gpu_reduce.bulk_scan;
+RESET max_parallel_workers_per_gather;
+DROP TABLE gpk;
+DROP FUNCTION gpq(text), gptext(text, boolean), gpnode(text);
