@@ -16,13 +16,16 @@ SET gpu_reduce.page_pins = 64;
 SET max_parallel_workers_per_gather = 0;
 
 -- gpnode(q): how q's node decoded its pages (EXPLAIN's Page Path), or
--- 'no node'; and its Rows Evaluated by PostgreSQL, CPU Decoded Pages
-CREATE FUNCTION gpnode(q text, OUT page_path text, OUT handed_back bigint, OUT pages bigint)
+-- 'no node'; and its Rows Evaluated by PostgreSQL, CPU Decoded Pages, and
+-- Jobs Over Group Room (0 when not shown)
+CREATE FUNCTION gpnode(q text, OUT page_path text, OUT handed_back bigint, OUT pages bigint,
+                       OUT overflowed bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
     page_path := 'no node';
+    overflowed := 0;
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         IF line LIKE '%Page Path:%' THEN
             page_path := substring(line FROM 'Page Path: (.*)$');
@@ -30,6 +33,8 @@ BEGIN
             handed_back := substring(line FROM ': (\d+)$')::bigint;
         ELSIF line LIKE '%CPU Decoded Pages:%' THEN
             pages := substring(line FROM ': (\d+)$')::bigint;
+        ELSIF line LIKE '%Jobs Over Group Room:%' THEN
+            overflowed := substring(line FROM ': (\d+)$')::bigint;
         END IF;
     END LOOP;
 END $$;
@@ -116,6 +121,9 @@ SELECT * FROM gpq('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), gpu_min(x), g
 -- still exact, whether every job overflows or some do
 SET gpu_reduce.debug_job_groups = 1;
 SELECT * FROM gpq('SELECT k100, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
+-- EXPLAIN counts the jobs that overflowed; after two, the scan's later
+-- pages skip the jobs (each would overflow too)
+SELECT overflowed >= 2 AS counted, overflowed < 10 AS few FROM gpnode('SELECT k100, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
 SELECT * FROM gpq('SELECT i2, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
 SET gpu_reduce.debug_job_groups = 6;
 SELECT * FROM gpq('SELECT i2, f4, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1, 2');

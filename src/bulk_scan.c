@@ -107,6 +107,8 @@ enum
 	C_FALLBACK,					/* rows the expression program handed to PostgreSQL */
 	C_GROUPS,					/* rows of partial states emitted (GROUP BY) */
 	C_GROUP_FLUSHES,			/* times the group table was emitted early */
+	C_JOBS_OVERFLOWED,			/* grouping page jobs with more groups than room:
+								 * decoded by the CPU (shown when any) */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
 								 * a time, shown apart) */
 	C_COUNT
@@ -117,7 +119,7 @@ static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
 	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
-	"GPU Wait Time"
+	"Jobs Over Group Room", "GPU Wait Time"
 };
 
 /*
@@ -871,8 +873,12 @@ page_gpu(void *arg, struct GrPageJob *job)
 	uint64		rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	int			j = 0;
 
-	if (gr_page_fallback_overflow(job) ||
-		(job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0))
+	if (job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0)
+	{
+		bs->counters[C_JOBS_OVERFLOWED]++;
+		return false;
+	}
+	if (gr_page_fallback_overflow(job))
 		return false;
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
@@ -1482,6 +1488,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if (c == C_FALLBACK && (bs->ntables == 0 || bs->tables[0].prog == NULL))
 			continue;
 		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
+			continue;
+		if (c == C_JOBS_OVERFLOWED && bs->counters[c] == 0)
 			continue;
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	}

@@ -46,6 +46,8 @@ StaticAssertDecl(GR_PAGE_MAX_COLS <= 32, "GrPageGroupSpec.count_cols has a bit p
 
 /* jobs one process has in flight */
 #define GR_PAGE_JOBS 4
+/* grouping jobs over their groups' room after which a scan's pages go to the CPU */
+#define GR_PAGE_MAX_OVERFLOWS 2
 /* the smallest job worth a GPU round trip */
 #define GR_PAGE_MIN_JOB_PAGES 64
 
@@ -74,6 +76,7 @@ struct GrPagePath
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
 	bool		grouped;		/* the jobs group rows (page_group.h) */
+	int			overflowed;		/* grouping jobs that met more groups than room */
 	int32	   *cpu_slots;		/* cpu mode, grouped: the host's hash slots */
 	int			cpu_nslots;
 	uint64		gpu_pages;
@@ -548,6 +551,8 @@ complete_oldest(GrPagePath *pp)
 	}
 	else if (pp->mode == GR_PAGE_PATH_CPU && pp->grouped)
 		done = here = run_job_here(pp, ref);
+	if (done && pp->grouped && ref->job->counts[GR_PAGE_COUNT_GFULL(ref->job->ncols)] > 0)
+		pp->overflowed++;
 	/* the scan may refuse the results (too many rows for PostgreSQL): decode here */
 	if (done && pp->cb.gpu_job(pp->cb.arg, ref->job))
 	{
@@ -626,7 +631,22 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n)
 	GrPageEntry local;
 
 	Assert(n > 0 && !BufferIsLocal(buf));
-	if (!pp->open && !open_job(pp))
+	/*
+	 * Grouping jobs that keep meeting more groups than they hold are each
+	 * decoded by the CPU after the round trip: past GR_PAGE_MAX_OVERFLOWS
+	 * of them, the scan's later pages go to the CPU at once, once the jobs
+	 * before them are done (so groups still meet their rows in page order)
+	 */
+	if (pp->overflowed >= GR_PAGE_MAX_OVERFLOWS)
+	{
+		if (pp->open)
+			close_job(pp);
+		while (pp->njobs > 0)
+			complete_oldest(pp);
+		e = &local;
+		ref = NULL;
+	}
+	else if (!pp->open && !open_job(pp))
 	{
 		/* no slot free: this page goes through the CPU now */
 		e = &local;
