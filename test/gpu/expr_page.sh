@@ -13,29 +13,9 @@ out=${OUT:-/tmp/expr_page}
 dir=/tmp/pg
 mkdir -p "$out"
 
-if [ ! -f "$dir/data/PG_VERSION" ]; then
-	bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
-fi
-source "$dir/pgroot/activate.sh"
-so=${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}
-install -m 755 "$so" "$(pg_config --pkglibdir)/gpu_reduce.so"
-install -m 644 "$root/gpu_reduce.control" "$root"/gpu_reduce--*.sql "$(pg_config --sharedir)/extension/"
-opts="-k $dir/sock -c listen_addresses='' -c shared_preload_libraries=gpu_reduce -c shared_buffers=8GB"
-opts="$opts -c max_connections=100 -c max_worker_processes=32 -c max_parallel_workers=16"
-if [ "$(id -u)" = 0 ]; then
-	sysctl -qw vm.nr_hugepages=4200 2>/dev/null || true
-	opts="$opts -c huge_pages=try"
-fi
-su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data -l $dir/log/server.log -o \"$opts\" restart -w" >/dev/null ||
-	{ tail -30 "$dir/log/server.log"; exit 1; }
-psql_() { psql -h "$dir/sock" -U postgres -X "$@"; }
-psql_ -q -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce"
-for t in $(seq 1 60); do
-	psql_ -At -c "SET client_min_messages = warning; SELECT page_path FROM gpu_reduce_devices()" 2>/dev/null |
-		grep -qx 'buffer pool registered' && break
-	sleep 0.5
-done
-psql_ -c "SELECT device, name, page_path FROM gpu_reduce_devices()"
+source "$root/test/gpu/server.sh"
+gpu_server_install && gpu_server_restart || exit 1
+gpu_server_wait
 psql_ -v ON_ERROR_STOP=1 -v rows="$rows" -f "$root/test/gpu/expr_page.sql" >"$out/expr_page.log" 2>&1
 rc=$?
 cat "$out/expr_page.log"

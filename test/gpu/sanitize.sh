@@ -30,7 +30,7 @@ install -m 644 "$root/gpu_reduce.control" "$root"/gpu_reduce--*.sql "$(pg_config
 # the tool runs as pgrun, which may not write under $OUT (root's): its logs go here first
 logs=$dir/cslog
 mkdir -p "$logs" && chown pgrun "$logs"
-psql_() { psql -h "$dir/sock" -U postgres -X "$@"; }
+source "$root/test/gpu/server.sh"		# psql_, gpu_server_wait
 fail=0
 for tool in $tools; do
 	# the postmaster in the foreground of a background shell, under the tool
@@ -47,13 +47,7 @@ for tool in $tools; do
 		psql_ -At -c "SELECT 1" >/dev/null 2>&1 && break
 		sleep 0.5
 	done
-	psql_ -q -c "CREATE EXTENSION IF NOT EXISTS gpu_reduce"
-	for t in $(seq 1 240); do
-		psql_ -At -c "SET client_min_messages = warning; SELECT page_path FROM gpu_reduce_devices()" 2>/dev/null |
-			grep -qx 'buffer pool registered' && break
-		sleep 0.5
-	done
-	psql_ -c "SELECT device, name, page_path FROM gpu_reduce_devices()"
+	gpu_server_wait
 	sed -e "s/^SET gpu_reduce.page_path = cpu;/SET gpu_reduce.page_path = on;/" \
 		-e "s/^SET gpu_reduce.page_pins = 64;/SET gpu_reduce.page_pins = 256;/" \
 		"$root/sql/group_pages.sql" >"$out/group_pages-on.sql"
