@@ -13,7 +13,8 @@ MODULE_big = gpu_reduce
 # type x aggregate matrix and the hand-written parts) and committed, so that
 # a copy of the scripts without make (test/gpu_host.sh) has them too; an
 # install script of an older version stays as it was released
-GENERATED_SQL = gpu_reduce--1.3.sql gpu_reduce--1.1--1.2.sql gpu_reduce--1.2--1.3.sql
+GENERATED_SQL = gpu_reduce--1.3.sql gpu_reduce--1.4.sql gpu_reduce--1.1--1.2.sql \
+	gpu_reduce--1.2--1.3.sql gpu_reduce--1.3--1.4.sql
 DATA = gpu_reduce--1.0.sql gpu_reduce--1.1.sql gpu_reduce--1.0--1.1.sql \
 	gpu_reduce--1.2.sql $(GENERATED_SQL)
 OBJS = src/gpu_reduce.o src/group_table.o src/guc.o src/types.o src/kinds.o src/finals.o src/wire.o src/agg.o src/batch.o src/partial.o \
@@ -54,6 +55,10 @@ gpu_reduce--1.1--1.2.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.2.sql
 	sh sqlgen/gen.sh upgrade 1.1 1.2 > $@.tmp && mv $@.tmp $@
 gpu_reduce--1.2--1.3.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.3.sql
 	sh sqlgen/gen.sh upgrade 1.2 1.3 > $@.tmp && mv $@.tmp $@
+gpu_reduce--1.4.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/head.sql
+	sh sqlgen/gen.sh install 1.4 > $@.tmp && mv $@.tmp $@
+gpu_reduce--1.3--1.4.sql: sqlgen/gen.sh sqlgen/matrix.txt sqlgen/upgrade-1.4.sql
+	sh sqlgen/gen.sh upgrade 1.3 1.4 > $@.tmp && mv $@.tmp $@
 
 ifeq ($(WITH_CUDA),yes)
 $(shlib): cuda/libgr_cuda.a

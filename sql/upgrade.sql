@@ -1,8 +1,9 @@
 --
--- Upgrades: a 1.0, 1.1 or 1.2 install brought to the default version (1.3)
--- by ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
--- gpu_reduce--1.1--1.2.sql, gpu_reduce--1.2--1.3.sql) must be the catalog a
--- fresh install (gpu_reduce--1.3.sql) makes, and its aggregates must answer.  An object
+-- Upgrades: a 1.0, 1.1, 1.2 or 1.3 install brought to the default version
+-- (1.4) by ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
+-- gpu_reduce--1.1--1.2.sql, gpu_reduce--1.2--1.3.sql, gpu_reduce--1.3--1.4.sql)
+-- must be the catalog a fresh install (gpu_reduce--1.4.sql) makes, comments
+-- included, and its aggregates must answer.  An object
 -- added to one script and not the other shows up below as a row of the
 -- difference.  Runs in a database of its own, so the suite's database keeps
 -- its install whatever the order of the tests.
@@ -19,6 +20,7 @@ CREATE DATABASE gpu_reduce_upgrade;
 -- between two installs)
 CREATE FUNCTION ext_fingerprint() RETURNS SETOF text LANGUAGE sql AS $$
 SELECT pg_describe_object(d.classid, d.objid, d.objsubid)
+       || coalesce(' | comment ' || obj_description(d.objid, d.classid::regclass::name), '')
        || coalesce((SELECT format(' | args (%s) returns %s kind %s volatile %s parallel %s strict %s secdef %s leakproof %s cost %s rows %s support %s lib %s symbol %s',
                                   pg_get_function_arguments(p.oid), pg_get_function_result(p.oid),
                                   p.prokind, p.provolatile, p.proparallel, p.proisstrict,
@@ -83,11 +85,33 @@ ALTER EXTENSION gpu_reduce UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_updated12 AS SELECT ext_fingerprint() AS line;
 
+-- 1.3 (no comments), then UPDATE to the default version (1.4 adds them)
+DROP EXTENSION gpu_reduce;
+CREATE EXTENSION gpu_reduce VERSION '1.3';
+SELECT count(*) AS commented_aggregates FROM pg_aggregate a
+WHERE a.aggfnoid::regproc::text LIKE 'gpu\_%' AND obj_description(a.aggfnoid, 'pg_proc') IS NOT NULL;
+ALTER EXTENSION gpu_reduce UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_updated13 AS SELECT ext_fingerprint() AS line;
+
 -- a fresh install of the default version
 DROP EXTENSION gpu_reduce;
 CREATE EXTENSION gpu_reduce;
 SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_fresh AS SELECT ext_fingerprint() AS line;
+
+-- every member function of the install has a comment: an aggregate says what
+-- it computes, a support function that it is internal (none left out)
+SELECT CASE WHEN p.prokind = 'a' THEN 'aggregate'
+            WHEN obj_description(p.oid, 'pg_proc') LIKE 'gpu_reduce internal:%' THEN 'internal function'
+            ELSE 'function' END AS kind,
+       count(*) AS members, count(obj_description(p.oid, 'pg_proc')) AS commented
+FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'gpu_reduce'
+JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+GROUP BY 1 ORDER BY 1;
+-- what \da+ shows for one of them
+SELECT obj_description('gpu_sum(double precision)'::regprocedure, 'pg_proc') AS gpu_sum_float8,
+       obj_description('gpu_topk(bigint, integer)'::regprocedure, 'pg_proc') AS gpu_topk_int8;
 
 -- what the install has (a changed count means the SQL surface changed: review it)
 SELECT CASE WHEN line LIKE '% | agg %' THEN 'aggregate'
@@ -112,6 +136,12 @@ ORDER BY 1, 2;
 UNION ALL
 (SELECT 'only in a fresh install', line FROM fp_fresh
  EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated12)
+ORDER BY 1, 2;
+(SELECT 'only after 1.3 + UPDATE' AS install, line FROM fp_updated13
+ EXCEPT ALL SELECT 'only after 1.3 + UPDATE', line FROM fp_fresh)
+UNION ALL
+(SELECT 'only in a fresh install', line FROM fp_fresh
+ EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated13)
 ORDER BY 1, 2;
 
 \c :regress_db

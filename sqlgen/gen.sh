@@ -16,12 +16,34 @@ set -eu
 dir=$(dirname "$0")
 mode=$1
 case $mode in
-install) lo=0; hi=$2; cat "$dir/head.sql" ;;
+install) lo=0; hi=$2; sed "s/@VERSION@/$hi/g" "$dir/head.sql" ;;
 upgrade) lo=$2; hi=$3; cat "$dir/upgrade-$hi.sql" ;;
 *) echo "usage: $0 install VERSION | upgrade FROM TO" >&2; exit 2 ;;
 esac
 
 awk -v lo="$lo" -v hi="$hi" -v mode="$mode" '
+# what each aggregate is, for COMMENT ON AGGREGATE (from the @family comment version on)
+function what(name, type) {
+	if (name == "sum") return "sum of " type " values, as sum(); a float sum exact (correctly rounded, in any order)"
+	if (name == "min") return "smallest " type " value, as min()"
+	if (name == "max") return "largest " type " value, as max()"
+	if (name == "avg") return "average of " type " values, as avg(); a float average from the exact sum"
+	if (name == "top2") return "the 2 largest " type " values, descending (duplicates count)"
+	if (name == "topk") return "the k largest " type " values, descending (duplicates count; 1 <= k <= 100000)"
+	if (name == "variance") return "sample variance of " type " values, as var_samp()"
+	if (name == "var_pop") return "population variance of " type " values, as var_pop()"
+	if (name == "stddev") return "sample standard deviation of " type " values, as stddev_samp()"
+	return "population standard deviation of " type " values, as stddev_pop()"
+}
+# the aggregate described, and its support functions marked as internal
+function comment(name, type, extra_arg,   args) {
+	args = type extra_arg
+	printf "COMMENT ON AGGREGATE gpu_%s(%s) IS '\''gpu_reduce: %s'\'';\n", name, args, what(name, type)
+	printf "COMMENT ON FUNCTION gpu_%s_trans(internal, %s) IS '\''gpu_reduce internal: the transition function of gpu_%s(%s)'\'';\n", name, args, name, args
+	printf "COMMENT ON FUNCTION gpu_%s_final(internal, %s) IS '\''gpu_reduce internal: the final function of gpu_%s(%s)'\'';\n", name, args, name, args
+}
+# comments exist in a script up to hi
+function comments_in(v) { return family_since["comment"] != "" && family_since["comment"] + 0 <= v + 0 }
 function agg(name, type, ret, extra_arg, sspace, csym, sortop,   args, fargs) {
 	args = type extra_arg
 	# the transition C function: its own for the first kinds, else the shared one
@@ -68,6 +90,20 @@ function in_range(v) { return v + 0 > lo + 0 && v + 0 <= hi + 0 }
 		agg("top2", type, type "[]", "", 256)
 		agg("topk", type, type "[]", ", integer", 1024)
 	}
+	# comments: with the aggregates once they exist, or for the older ones in the upgrade that adds them
+	if (comments_in(hi) && (in_range(since) || in_range(family_since["comment"])))
+	{
+		printf "-- %s: comments (since %s)\n\n", type, family_since["comment"]
+		if (sum != "-")
+			comment("sum", type, "")
+		comment("min", type, "")
+		comment("max", type, "")
+		if (avg != "-")
+			comment("avg", type, "")
+		comment("top2", type, "")
+		comment("topk", type, ", integer")
+		printf "\n"
+	}
 	else if (sorts && since + 0 <= lo + 0 && in_range(family_since["sortop"]))
 	{
 		printf "-- %s: gpu_min and gpu_max get sort operators (since %s)\n\n", type, family_since["sortop"]
@@ -84,5 +120,25 @@ function in_range(v) { return v + 0 > lo + 0 && v + 0 <= hi + 0 }
 		agg("var_pop", type, var, "", 256, "gpu_reduce_trans")
 		agg("stddev", type, var, "", 256, "gpu_reduce_trans")
 		agg("stddev_pop", type, var, "", 256, "gpu_reduce_trans")
+	}
+	if (var != "-" && var != "" && comments_in(hi) && (in_range(vsince) || in_range(family_since["comment"])))
+	{
+		comment("variance", type, "")
+		comment("var_pop", type, "")
+		comment("stddev", type, "")
+		comment("stddev_pop", type, "")
+		printf "\n"
+	}
+}
+END {
+	# the shared support functions: internal too
+	if (comments_in(hi) && (mode == "install" || in_range(family_since["comment"])))
+	{
+		printf "-- the shared support functions (comments since %s)\n\n", family_since["comment"]
+		printf "COMMENT ON FUNCTION gpu_reduce_combine(internal, internal) IS '\''gpu_reduce internal: combines two partial states of any gpu_* aggregate'\'';\n"
+		printf "COMMENT ON FUNCTION gpu_reduce_serialize(internal) IS '\''gpu_reduce internal: serializes a partial state (parallel plans)'\'';\n"
+		printf "COMMENT ON FUNCTION gpu_reduce_deserialize(bytea, internal) IS '\''gpu_reduce internal: deserializes a partial state (parallel plans)'\'';\n"
+		printf "COMMENT ON FUNCTION gpu_reduce_stats_reset() IS '\''zeroes the counters gpu_reduce_stats() reports for this backend'\'';\n"
+		printf "COMMENT ON FUNCTION gpu_reduce_planner_support(internal) IS '\''gpu_reduce internal: planner support of the transition functions (loads the library and its planner hook)'\'';\n"
 	}
 }' "$dir/matrix.txt"
