@@ -77,11 +77,18 @@ gr_page_group_identity(int op)
 	}
 }
 
-/* Words of an entry: NULL flags, keys, running words. */
+/* Words of an entry with nkeys keys and gwords running words: NULL flags, keys, running words. */
+GR_HOSTDEV int
+gr_page_group_words(int nkeys, int gwords)
+{
+	return 1 + nkeys + gwords;
+}
+
+/* Words of one of a job's entries. */
 GR_HOSTDEV int
 gr_page_group_entry_words(const GrPageJob *job)
 {
-	return 1 + job->ngkeys + job->gwords;
+	return gr_page_group_words(job->ngkeys, job->gwords);
 }
 
 /* Running words of an output: by its reduction and type. */

@@ -100,8 +100,16 @@ extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const GrPageCallbacks *cb);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
-extern void gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_job_pages,
-								uint64 *wait_us);
+/* what a scan's page path did, for EXPLAIN ANALYZE */
+typedef struct GrPagePathTotals
+{
+	uint64		gpu_pages;		/* pages of jobs the GPU decoded */
+	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the backend ran as the GPU would */
+	uint64		overflowed_jobs;	/* grouping jobs with more groups than room */
+	uint64		wait_us;		/* waiting for the GPU's jobs */
+} GrPagePathTotals;
+
+extern void gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals);
 
 
 #endif							/* GR_BULK_H */

@@ -860,9 +860,9 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 /*
  * Fold what the GPU found in one page job into the outputs (or, for a
  * grouping job, its groups), then the rows its program handed back; false,
- * having folded nothing, when it handed back more than its list holds or
- * (grouping) had no room for its groups (the page path decodes the job's
- * pages on the CPU then).
+ * having folded nothing, when it handed back more than its list holds (the
+ * page path decodes the job's pages on the CPU then, as it does a grouping
+ * job that had no room for its groups).
  */
 static bool
 page_gpu(void *arg, struct GrPageJob *job)
@@ -873,11 +873,6 @@ page_gpu(void *arg, struct GrPageJob *job)
 	uint64		rows = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
 	int			j = 0;
 
-	if (job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0)
-	{
-		bs->counters[C_JOBS_OVERFLOWED]++;
-		return false;
-	}
 	if (gr_page_fallback_overflow(job))
 		return false;
 	bs->counters[C_ROWS] += rows;
@@ -1127,14 +1122,13 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	}
 	if (pp != NULL)
 	{
-		uint64		gpu_pages;
-		uint64		cpu_job_pages;
-		uint64		wait_us;
+		GrPagePathTotals totals;
 
-		gr_page_path_finish(pp, &gpu_pages, &cpu_job_pages, &wait_us);
-		bs->counters[C_GPU_PAGES] += gpu_pages;
-		bs->counters[C_CPU_PAGES] += cpu_job_pages;
-		bs->counters[C_GPU_WAIT_US] += wait_us;
+		gr_page_path_finish(pp, &totals);
+		bs->counters[C_GPU_PAGES] += totals.gpu_pages;
+		bs->counters[C_CPU_PAGES] += totals.cpu_job_pages;
+		bs->counters[C_JOBS_OVERFLOWED] += totals.overflowed_jobs;
+		bs->counters[C_GPU_WAIT_US] += totals.wait_us;
 	}
 }
 

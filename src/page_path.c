@@ -76,7 +76,7 @@ struct GrPagePath
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
 	bool		grouped;		/* the jobs group rows (page_group.h) */
-	int			overflowed;		/* grouping jobs that met more groups than room */
+	uint64		overflowed;		/* grouping jobs that met more groups than room */
 	int32	   *cpu_slots;		/* cpu mode, grouped: the host's hash slots */
 	int			cpu_nslots;
 	uint64		gpu_pages;
@@ -141,6 +141,18 @@ job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *ou
 }
 
 /*
+ * Give the running words [w, w + n) the operator op, in job's table when job
+ * is not NULL (and below the table's end); returns the next free word.
+ */
+static int
+add_words(GrPageJob *job, int w, int n, int op)
+{
+	for (int i = w; job != NULL && i < w + n && i < GR_PAGE_MAX_GWORDS; i++)
+		job->gword_op[i] = op;
+	return w + n;
+}
+
+/*
  * Lay out a grouping job's running words (page_group.h) into job, when not
  * NULL; returns how many words a group has, or -1 when an output is none
  * a job folds per group (why says which).
@@ -149,29 +161,25 @@ static int
 layout_group_words(GrPageJob *job, const GrPageOutSpec *outs, int nouts,
 				   const GrPageGroupSpec *grp, int ncols, const char **why)
 {
-	int			w = GR_PG_W_FIXED;
+	int			w;
 
-#define SET_OP(from, n, op) \
-	do { if (job != NULL) for (int i_ = (from); i_ < (from) + (n) && i_ < GR_PAGE_MAX_GWORDS; i_++) \
-		job->gword_op[i_] = (op); } while (0)
-
-	SET_OP(GR_PG_W_REP, 1, GR_PG_OP_MIN_U);
-	SET_OP(GR_PG_W_ROWS, 1, GR_PG_OP_ADD);
+	StaticAssertStmt(GR_PG_W_REP == 0 && GR_PG_W_ROWS == 1 && GR_PG_W_FIXED == 2,
+					 "the first row, then the rows, then the rest");
+	w = add_words(job, GR_PG_W_REP, 1, GR_PG_OP_MIN_U);
+	w = add_words(job, w, 1, GR_PG_OP_ADD);
 	for (int c = 0; c < ncols; c++)
 	{
+		bool		counted = (grp->count_cols & (UINT32_C(1) << c)) != 0;
+
 		if (job != NULL)
-			job->col_word[c] = (grp->count_cols & (UINT32_C(1) << c)) ? w : -1;
-		if (grp->count_cols & (UINT32_C(1) << c))
-		{
-			SET_OP(w, 1, GR_PG_OP_ADD);
-			w++;
-		}
+			job->col_word[c] = counted ? w : -1;
+		if (counted)
+			w = add_words(job, w, 1, GR_PG_OP_ADD);
 	}
 	for (int o = 0; o < nouts; o++)
 	{
 		int			op = gr_kind_gpu_op(outs[o].op, outs[o].type, outs[o].k);
 		int			type = gr_type_info(outs[o].type)->storage;
-		int			n;
 
 		if (op != GR_PAGE_OP_SUM && op != GR_PAGE_OP_MIN && op != GR_PAGE_OP_MAX)
 		{
@@ -179,14 +187,12 @@ layout_group_words(GrPageJob *job, const GrPageOutSpec *outs, int nouts,
 							gr_kind(outs[o].op)->name);
 			return -1;
 		}
-		n = gr_page_group_out_words(op, type);
 		if (job != NULL)
 			job->outs[o].word = w;
-		SET_OP(w, n, op == GR_PAGE_OP_MIN ? GR_PG_OP_MIN_S :
-			   op == GR_PAGE_OP_MAX ? GR_PG_OP_MAX_S : GR_PG_OP_ADD);
-		w += n;
+		w = add_words(job, w, gr_page_group_out_words(op, type),
+					  op == GR_PAGE_OP_MIN ? GR_PG_OP_MIN_S :
+					  op == GR_PAGE_OP_MAX ? GR_PG_OP_MAX_S : GR_PG_OP_ADD);
 	}
-#undef SET_OP
 	if (w > GR_PAGE_MAX_GWORDS)
 	{
 		*why = "GROUP BY with too many aggregates for a group's words";
@@ -208,13 +214,6 @@ group_cap(Size bytes_all, int entry_words)
 	int			cap = (int) Min((Size) GR_PAGE_MAX_GROUPS, room / (sizeof(uint64) * entry_words));
 
 	return gr_debug_job_groups > 0 ? Min(cap, gr_debug_job_groups) : cap;
-}
-
-/* Words of a group's entry: its NULL flags, keys and running words. */
-static int
-entry_words(const GrPageGroupSpec *grp, int gwords)
-{
-	return 1 + grp->nkeys + gwords;
 }
 
 /* the fewest groups worth a grouping job */
@@ -265,7 +264,8 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 				return "GROUP BY a numeric column: the GPU groups by fixed-width and short text keys";
 		if ((gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why)) < 0)
 			return why;
-		if (group_cap(all, entry_words(grp, gwords)) < Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
+		if (group_cap(all, gr_page_group_words(grp->nkeys, gwords)) <
+			Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
 			return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
 	}
 	if (mode == GR_PAGE_PATH_CPU)
@@ -551,8 +551,12 @@ complete_oldest(GrPagePath *pp)
 	}
 	else if (pp->mode == GR_PAGE_PATH_CPU && pp->grouped)
 		done = here = run_job_here(pp, ref);
+	/* a grouping job that had no room for its groups brings nothing back: decode here */
 	if (done && pp->grouped && ref->job->counts[GR_PAGE_COUNT_GFULL(ref->job->ncols)] > 0)
+	{
 		pp->overflowed++;
+		done = false;
+	}
 	/* the scan may refuse the results (too many rows for PostgreSQL): decode here */
 	if (done && pp->cb.gpu_job(pp->cb.arg, ref->job))
 	{
@@ -700,14 +704,14 @@ gr_page_path_all_normal(Page page, Snapshot snapshot)
 
 /* The scan is over: finish every job and drop every pin. */
 void
-gr_page_path_finish(GrPagePath *pp, uint64 *gpu_pages, uint64 *cpu_job_pages,
-					uint64 *wait_us)
+gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 {
 	if (pp->open)
 		close_job(pp);
 	while (pp->njobs > 0)
 		complete_oldest(pp);
-	*gpu_pages = pp->gpu_pages;
-	*cpu_job_pages = pp->cpu_job_pages;
-	*wait_us = INSTR_TIME_GET_MICROSEC(pp->waited);
+	totals->gpu_pages = pp->gpu_pages;
+	totals->cpu_job_pages = pp->cpu_job_pages;
+	totals->overflowed_jobs = pp->overflowed;
+	totals->wait_us = INSTR_TIME_GET_MICROSEC(pp->waited);
 }
