@@ -66,9 +66,13 @@
 #define GR_PAGE_MAX_KEYS		8
 #define GR_PAGE_MAX_GWORDS		384
 #define GR_PAGE_MAX_GROUPS		16384
+/* most groups of a scan's table on one device (scan_id) */
+#define GR_PAGE_MAX_SCAN_GROUPS	(1 << 26)
 
 /* rows of one job the program may hand back before the host decodes the whole job */
 #define GR_PAGE_MAX_FALLBACK	4096
+/* a job that folds into its scan's table lists every row it hands back: at most all */
+#define GR_PAGE_MAX_FALLBACK_ALL	(GR_PAGE_JOB_MAX_PAGES * GR_PAGE_MAX_TUPLES)
 
 /*
  * counts[] beyond the columns' own: rows kept, tuples not decodable, visible
@@ -103,6 +107,14 @@ typedef enum GrPageType
  * floor probe of bench/: gpu_reduce.debug_page_read_only; answers are empty)
  */
 #define GR_PAGE_JOB_READ_ONLY	0x0001
+/*
+ * a grouping job with a scan_id that brings no pages: it copies the scan's
+ * table's groups [collect_first, collect_first + group_cap) into its own
+ * groups, sets counts[GROUPS] to the groups the table holds and
+ * counts[GFULL] to the rows it had no room for, and frees the table once
+ * the copy reaches its last group
+ */
+#define GR_PAGE_JOB_COLLECT		0x0002
 
 /* GrPageEntry.flags: every normal line pointer up to nlp is visible */
 #define GR_PAGE_ALL_NORMAL		0x0001
@@ -171,6 +183,19 @@ typedef struct GrPageJob
 	uint8_t		gkey_kind[GR_PAGE_MAX_KEYS];	/* and GrKeyKind (BITS for a computed numeric) */
 	int16_t		col_word[GR_PAGE_MAX_COLS]; /* a column's non-NULL rows' word, or -1 */
 	uint8_t		gword_op[GR_PAGE_MAX_GWORDS];	/* each running word's GrPageWordOp */
+	/*
+	 * A scan's table (scan_id not 0): the job folds its rows into a table
+	 * the service keeps on the device that runs it for this scan (made by
+	 * the scan's first job there, scan_cap groups), not into a table of its
+	 * own; a row that finds no room is handed back, never lost, so its
+	 * list holds every row (GR_PAGE_MAX_FALLBACK_ALL), and the job's own
+	 * groups are filled only by a GR_PAGE_JOB_COLLECT job.  The id's high
+	 * 32 bits are the scanning process's pid: a table whose process has
+	 * gone, or has begun another scan, is freed by the service.
+	 */
+	uint64_t	scan_id;
+	uint32_t	scan_cap;
+	uint32_t	collect_first;
 } GrPageJob;
 
 /* Round up to 16 bytes: every part of a job starts aligned for the device. */

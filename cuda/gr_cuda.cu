@@ -504,7 +504,8 @@ gr_cuda_context_enable_pages(GrCudaContext *c, int64_t page_values)
 		rc = gr_alloc(c, (void **) &c->page_nout, sizeof(int64_t), "cudaMalloc page gathering");
 	if (rc == GR_CUDA_OK)
 		rc = gr_alloc(c, (void **) &c->page_fallback,
-					  sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK, "cudaMalloc page fallback list");
+					  sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK_ALL,
+					  "cudaMalloc page fallback list");
 	if (rc == GR_CUDA_OK)
 		rc = gr_check(gr_page_compact_temp_bytes(rows, &c->page_temp_bytes),
 					  "page gathering temporary storage size");
@@ -540,7 +541,10 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		(job->prog_off != 0 &&
 		 (job->prog_off < job->desc_off ||
 		  job->prog_off + GR_PAGE_ALIGN(sizeof(GrExprProg)) > job->entries_off)) ||
-		job->fallback_cap > GR_PAGE_MAX_FALLBACK ||
+		job->fallback_cap > (job->scan_id != 0 ? GR_PAGE_MAX_FALLBACK_ALL : GR_PAGE_MAX_FALLBACK) ||
+		(job->scan_id != 0 && (job->ngkeys == 0 || job->scan_cap == 0 ||
+							   job->scan_cap > GR_PAGE_MAX_SCAN_GROUPS)) ||
+		((job->flags & GR_PAGE_JOB_COLLECT) && (job->scan_id == 0 || job->npages != 0)) ||
 		(job->fallback_cap > 0 &&
 		 (job->fallback_off < job->bytes_in ||
 		  job->fallback_off + sizeof(GrPageFallback) * job->fallback_cap > job->bytes_all)))
@@ -617,6 +621,196 @@ gr_ensure_groups(GrCudaContext *c, int64_t nslots, int64_t nwords)
 }
 
 /*
+ * The scans' group tables (GrPageJob.scan_id): one per scan and device,
+ * made by the scan's first job on the device and kept across its jobs
+ * until a collect job copies out its last group, or the service frees it
+ * because its process has gone or has begun another scan (a scan that
+ * ended in an ERROR).  One allocation each: the count of groups made,
+ * the hash slots, the entries.  The service is one thread: no lock.
+ */
+#define GR_SCAN_TABLES	256
+
+typedef struct GrScanTab
+{
+	uint64_t	scan_id;		/* 0: unused */
+	int			device;
+	bool		poisoned;		/* a job failed after it may have folded rows */
+	uint32_t	cap;
+	uint32_t	hmask;
+	int			ew;				/* words of an entry */
+	void	   *mem;
+	unsigned long long *count;	/* groups made (past cap: tries too) */
+	uint32_t   *slots;
+	uint64_t   *ents;
+} GrScanTab;
+
+static GrScanTab gr_scan_tabs[GR_SCAN_TABLES];
+
+static GrScanTab *
+gr_scan_tab_find(uint64_t scan_id, int device)
+{
+	for (int i = 0; i < GR_SCAN_TABLES; i++)
+		if (gr_scan_tabs[i].scan_id == scan_id && gr_scan_tabs[i].device == device)
+			return &gr_scan_tabs[i];
+	return NULL;
+}
+
+/*
+ * Free a table no job uses any more (stream: where the free is ordered,
+ * after the copies queued on it); NULL: jobs of a gone process may still
+ * run on the device, so wait for the device first.
+ */
+static void
+gr_scan_tab_free(GrScanTab *t, cudaStream_t stream)
+{
+	(void) cudaSetDevice(t->device);
+	if (stream == NULL)
+	{
+		(void) cudaDeviceSynchronize();
+		(void) cudaFree(t->mem);
+	}
+	else
+		(void) cudaFreeAsync(t->mem, stream);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Free every table of a process (pid), but keep_id's. */
+extern "C" void
+gr_cuda_scan_tables_drop(uint32_t pid, uint64_t keep_id)
+{
+	for (int i = 0; i < GR_SCAN_TABLES; i++)
+		if (gr_scan_tabs[i].scan_id != 0 && (uint32_t) (gr_scan_tabs[i].scan_id >> 32) == pid &&
+			gr_scan_tabs[i].scan_id != keep_id)
+			gr_scan_tab_free(&gr_scan_tabs[i], NULL);
+}
+
+/* The processes that have tables, into pids (at most max): how many. */
+extern "C" int
+gr_cuda_scan_tables_owners(uint32_t *pids, int max)
+{
+	int			n = 0;
+
+	for (int i = 0; i < GR_SCAN_TABLES && n < max; i++)
+		if (gr_scan_tabs[i].scan_id != 0)
+			pids[n++] = (uint32_t) (gr_scan_tabs[i].scan_id >> 32);
+	return n;
+}
+
+/* A job of this scan failed on this device after it may have folded rows. */
+extern "C" void
+gr_cuda_scan_table_poison(uint64_t scan_id, int device)
+{
+	GrScanTab  *t = gr_scan_tab_find(scan_id, device);
+
+	if (t != NULL)
+		t->poisoned = true;
+}
+
+/*
+ * The table a job of a scan folds into on c's device: found, or made now
+ * (the process's older tables freed first), its slots cleared before any
+ * other stream may use it.
+ */
+static int
+gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
+{
+	GrScanTab  *t = gr_scan_tab_find(job->scan_id, c->device);
+	int64_t		nslots = 1;
+	size_t		slot_bytes;
+	size_t		bytes;
+	cudaError_t err;
+	int			rc;
+
+	*out = t;
+	if (t != NULL)
+		return t->ew == gr_page_group_entry_words(job) && t->cap == job->scan_cap ? GR_CUDA_OK :
+			gr_fail(GR_CUDA_EINVAL, "page job: a scan's table of another layout", cudaSuccess);
+	gr_cuda_scan_tables_drop((uint32_t) (job->scan_id >> 32), job->scan_id);
+	t = gr_scan_tab_find(0, 0);
+	if (t == NULL)
+		return gr_fail(GR_CUDA_ENOMEM, "page job: too many scans' group tables", cudaSuccess);
+	while (nslots < 2 * (int64_t) job->scan_cap)
+		nslots *= 2;
+	slot_bytes = GR_PAGE_ALIGN(sizeof(uint32_t) * (size_t) nslots);
+	bytes = 256 + slot_bytes + sizeof(uint64_t) * (size_t) job->scan_cap *
+		gr_page_group_entry_words(job);
+	err = cudaMallocAsync(&t->mem, bytes, c->stream);
+	if (err != cudaSuccess)
+	{
+		t->mem = NULL;
+		(void) cudaGetLastError();
+		return gr_fail(GR_CUDA_ENOMEM, "page job: cudaMallocAsync of a scan's group table", err);
+	}
+	t->count = (unsigned long long *) t->mem;
+	t->slots = (uint32_t *) ((char *) t->mem + 256);
+	t->ents = (uint64_t *) ((char *) t->mem + 256 + slot_bytes);
+	err = cudaMemsetAsync(t->mem, 0, 256, c->stream);
+	if (err == cudaSuccess)
+		err = cudaMemsetAsync(t->slots, 0xFF, sizeof(uint32_t) * (size_t) nslots, c->stream);
+	if (err == cudaSuccess)
+		err = cudaStreamSynchronize(c->stream);
+	if ((rc = gr_check(err, "page job: clear a scan's group table")) != GR_CUDA_OK)
+	{
+		(void) cudaFreeAsync(t->mem, c->stream);
+		t->mem = NULL;
+		return rc;
+	}
+	t->scan_id = job->scan_id;
+	t->device = c->device;
+	t->cap = job->scan_cap;
+	t->hmask = (uint32_t) (nslots - 1);
+	t->ew = gr_page_group_entry_words(job);
+	*out = t;
+	return GR_CUDA_OK;
+}
+
+/*
+ * A collect job (GR_PAGE_JOB_COLLECT): queue the copy of the scan's groups
+ * from collect_first on, as many as the job holds, into the job's groups;
+ * the table is freed, in stream order, once the copy reaches its end.
+ */
+static int
+gr_scan_collect(GrCudaContext *c, GrPageJob *job)
+{
+	GrScanTab  *t = gr_scan_tab_find(job->scan_id, c->device);
+	unsigned long long made;
+	uint64_t	n;
+	uint64_t	chunk = 0;
+	cudaError_t err;
+
+	if (t == NULL)
+		return gr_fail(GR_CUDA_ERUNTIME, "the scan's group table on the GPU is gone", cudaSuccess);
+	if (t->poisoned)
+	{
+		gr_scan_tab_free(t, NULL);
+		return gr_fail(GR_CUDA_ERUNTIME, "a job of the scan failed on the GPU after it folded rows",
+					   cudaSuccess);
+	}
+	if (t->ew != gr_page_group_entry_words(job))
+		return gr_fail(GR_CUDA_EINVAL, "page job: a scan's table of another layout", cudaSuccess);
+	err = cudaMemcpy(&made, t->count, sizeof(made), cudaMemcpyDeviceToHost);
+	if (err != cudaSuccess)
+		return gr_check(err, "page job: read a scan's group count");
+	n = made < t->cap ? made : t->cap;
+	memset(job->counts, 0, sizeof(job->counts));
+	job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = n;
+	if (job->collect_first < n)
+	{
+		chunk = n - job->collect_first;
+		if (chunk > job->group_cap)
+			chunk = job->group_cap;
+		err = cudaMemcpyAsync((char *) job + job->group_off,
+							  t->ents + (size_t) job->collect_first * t->ew,
+							  sizeof(uint64_t) * chunk * t->ew, cudaMemcpyDeviceToHost, c->stream);
+		if (err != cudaSuccess)
+			return gr_check(err, "page job: copy a scan's groups");
+	}
+	if (job->collect_first + chunk >= n)
+		gr_scan_tab_free(t, c->stream);
+	return GR_CUDA_OK;
+}
+
+/*
  * Queue a page job's first half: copy its header, decoder description and
  * entries in, decode the pages out of the pool, and copy the counts back
  * into the job (pinned memory).  Once that has landed (gr_cuda_poll),
@@ -627,6 +821,10 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 {
 	int			rc = gr_check_job(c, job);
 	cudaError_t err;
+	uint32_t   *gslots = NULL;
+	uint64_t   *gents = NULL;
+	unsigned long long *gcount = NULL;
+	uint32_t	gcap = 0;
 	uint32_t	hmask = 0;
 	int			ncache = 0;
 
@@ -644,9 +842,24 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		c->pool_host = pool;
 		c->pool_dev = dev;
 	}
-	if (job->ngkeys > 0)
+	if (job->flags & GR_PAGE_JOB_COLLECT)
+		return gr_scan_collect(c, job);
+	if (job->scan_id != 0)
 	{
-		/* slots: a power of two at least twice the groups; copies: a power of two that fits */
+		/* the scan's table, made by its first job here */
+		GrScanTab  *t;
+
+		if ((rc = gr_scan_tab_get(c, job, &t)) != GR_CUDA_OK)
+			return rc;
+		gslots = t->slots;
+		gents = t->ents;
+		gcount = t->count;
+		gcap = t->cap;
+		hmask = t->hmask;
+	}
+	else if (job->ngkeys > 0)
+	{
+		/* slots: a power of two at least twice the groups */
 		int64_t		nslots = 1;
 
 		while (nslots < 2 * (int64_t) job->group_cap)
@@ -658,6 +871,15 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		err = cudaMemsetAsync(c->group_slots, 0xFF, sizeof(uint32_t) * nslots, c->stream);
 		if (err != cudaSuccess)
 			return gr_check(err, "page job: clear the group slots");
+		gslots = c->group_slots;
+		gents = c->group_ents;
+		gcount = (unsigned long long *) ((char *) c->stage + offsetof(GrPageJob, counts)) +
+			GR_PAGE_COUNT_GROUPS(job->ncols);
+		gcap = job->group_cap;
+	}
+	if (job->ngkeys > 0)
+	{
+		/* the blocks' copies: a power of two that fits */
 		ncache = GR_GCACHE_MAX;
 		while (ncache > 0 && (size_t) ncache * job->gwords * 8 > GR_GCACHE_BYTES)
 			ncache /= 2;
@@ -670,8 +892,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	err = gr_launch_page_extract(&c->s, c->pool_dev, c->stage, job->npages,
 								 c->page_cols, c->page_nulls, gr_page_job_col_cap(job),
 								 (job->flags & GR_PAGE_JOB_READ_ONLY) != 0, job->prog_off != 0,
-								 c->page_fallback, job->ngkeys > 0, c->group_slots,
-								 c->group_ents, hmask, ncache, job->gwords, c->stream);
+								 c->page_fallback, job->ngkeys > 0, gslots, gents, hmask,
+								 gcap, gcount, ncache, job->gwords, c->stream);
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: launch");
 	err = cudaMemcpyAsync(job->counts, (char *) c->stage + offsetof(GrPageJob, counts),
@@ -704,7 +926,7 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	if (rows > cap)
 		return gr_fail(GR_CUDA_ERUNTIME, "page job: more rows than tuples", cudaSuccess);
 	if (gr_page_fallback_overflow(job) ||
-		(job->ngkeys > 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0))
+		(job->ngkeys > 0 && job->scan_id == 0 && job->counts[GR_PAGE_COUNT_GFULL(job->ncols)] > 0))
 		return GR_CUDA_OK;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
@@ -718,6 +940,10 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 		if (err != cudaSuccess)
 			return gr_check(err, "page job: copy the fallback list");
 	}
+	if (job->flags & GR_PAGE_JOB_COLLECT)
+		return GR_CUDA_OK;		/* the copy is queued */
+	if (job->scan_id != 0)
+		return GR_CUDA_OK;		/* its groups stay in the scan's table */
 	if (job->ngkeys > 0)
 	{
 		/* the groups made, into the job: the host folds each into its own table */

@@ -163,6 +163,15 @@ extern int	gr_cuda_pages_extract(GrCudaContext *ctx, const void *pool,
 								  struct GrPageJob *job);
 extern int	gr_cuda_pages_reduce(GrCudaContext *ctx, struct GrPageJob *job);
 
+/*
+ * The scans' group tables on the devices (GrPageJob.scan_id): a job that
+ * failed after it may have folded rows makes its table refuse the collect;
+ * a process's tables are dropped when it has gone.
+ */
+extern void gr_cuda_scan_table_poison(uint64_t scan_id, int device);
+extern void gr_cuda_scan_tables_drop(uint32_t pid, uint64_t keep_id);
+extern int	gr_cuda_scan_tables_owners(uint32_t *pids, int max);
+
 /* text of the last failure in this thread */
 extern const char *gr_cuda_last_error(void);
 

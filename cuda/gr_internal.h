@@ -142,7 +142,8 @@ cudaError_t gr_launch_page_extract(const GrScratch *s, const void *pool, void *j
 								   uint32_t npages, void *cols, uint8_t *nulls,
 								   int64_t col_cap, bool read_only, bool prog,
 								   void *fallback, bool grouped, uint32_t *gslots,
-								   uint64_t *gents, uint32_t hmask, int ncache,
+								   uint64_t *gents, uint32_t hmask, uint32_t gcap,
+								   unsigned long long *gcount, int ncache,
 								   int gwords, cudaStream_t stream);
 
 /* gather a column's non-NULL values of its first rows into out (gr_page.cu) */

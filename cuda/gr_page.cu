@@ -101,11 +101,12 @@ gr_page_hand_back(const GrPageJob *job, unsigned long long *counts, GrPageFallba
  * that meets a BUSY slot waits for it (threads of a warp progress
  * independently from sm_70 on).  Entries are read through L2 (__ldcg):
  * another SM wrote them, and this one may hold a previous job's lines.
- * -1 when the job has no room for another group.
+ * -1 when the table (cap groups) has no room for another group.
  */
 __device__ int
 gr_group_find(const GrPageJob *job, uint32_t *slots, uint64_t *ents, uint32_t hmask,
-			  const uint64_t *key, unsigned long long *ngroups, unsigned long long *full)
+			  uint32_t cap, const uint64_t *key, unsigned long long *ngroups,
+			  unsigned long long *full)
 {
 	int			nk = job->ngkeys;
 	int			ew = gr_page_group_entry_words(job);
@@ -125,7 +126,7 @@ gr_group_find(const GrPageJob *job, uint32_t *slots, uint64_t *ents, uint32_t hm
 				unsigned long long g = atomicAdd(ngroups, 1ULL);
 				uint64_t   *ne;
 
-				if (g >= job->group_cap)
+				if (g >= cap)
 				{
 					atomicExch(&slots[i], GR_GSLOT_FULL);
 					atomicAdd(full, 1ULL);
@@ -247,7 +248,8 @@ template <bool PROG, bool GROUP>
 __global__ void __launch_bounds__(GR_PAGE_THREADS)
 gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 					   uint8_t *nullflags, int64_t col_cap, GrPageFallback *fallback,
-					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, int ncache)
+					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, uint32_t gcap,
+					   unsigned long long *gcount, int ncache)
 {
 	__shared__ uint4 page4[GR_PAGE_SIZE / 16];
 	extern __shared__ uint4 prog4[];	/* PROG: the job's program; GROUP: then the block's copies */
@@ -331,13 +333,17 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				uint64_t	key[1 + GR_PAGE_MAX_KEYS];
 				int			g = -1;
 
-				/* a key that is no word goes back to the host; no room: the job does */
+				/*
+				 * a key that is no word goes back to the host; no room: the
+				 * job does, or (a scan's table, which earlier jobs' rows are
+				 * in already) the row does
+				 */
 				if (!gr_page_group_key(job, vals, nulls, key))
 					gr_page_hand_back(job, counts, fallback, p, off);
-				else
-					g = gr_group_find(job, gslots, gents, hmask, key,
-									  &counts[GR_PAGE_COUNT_GROUPS(ncols)],
-									  &counts[GR_PAGE_COUNT_GFULL(ncols)]);
+				else if ((g = gr_group_find(job, gslots, gents, hmask, gcap, key, gcount,
+											&counts[GR_PAGE_COUNT_GFULL(ncols)])) < 0 &&
+						 job->scan_id != 0)
+					gr_page_hand_back(job, counts, fallback, p, off);
 				if (g >= 0)
 					gr_page_group_fold(job, gr_group_words(job, cgid, cwords, ncache, gents, g),
 									   vals, nulls, (uint64_t) p << 16 | (uint64_t) off);
@@ -409,15 +415,17 @@ gr_page_read_kernel(const uint8_t *pool, uint8_t *jobmem)
  * Queue the kernel over a job already copied to the device; prog: the job
  * has a program, and fallback is the device list of the rows it hands
  * back.  grouped: the job groups (page_group.h) into the table gslots
- * (hmask + 1 slots, cleared) and gents, each block first into ncache
- * shared copies of gwords words (a power of two, or 0: none).
+ * (hmask + 1 slots) and gents (room for gcap groups, *gcount of them
+ * made), each block first into ncache shared copies of gwords words (a
+ * power of two, or 0: none).
  */
 cudaError_t
 gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 					   uint32_t npages, void *cols, uint8_t *nulls, int64_t col_cap,
 					   bool read_only, bool prog, void *fallback, bool grouped,
-					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, int ncache,
-					   int gwords, cudaStream_t stream)
+					   uint32_t *gslots, uint64_t *gents, uint32_t hmask, uint32_t gcap,
+					   unsigned long long *gcount, int ncache, int gwords,
+					   cudaStream_t stream)
 {
 	/* enough blocks for every SM's share of 8 KiB reads in flight */
 	int			blocks = s->sm_count * 16;
@@ -438,7 +446,7 @@ gr_launch_page_extract(const GrScratch *s, const void *pool, void *job_dev,
 #define GR_PAGE_LAUNCH(P, G) \
 	gr_page_extract_kernel<P, G><<<blocks, GR_PAGE_THREADS, smem, stream>>>( \
 		(const uint8_t *) pool, (uint8_t *) job_dev, (uint8_t *) cols, nulls, col_cap, \
-		(GrPageFallback *) fallback, gslots, gents, hmask, ncache)
+		(GrPageFallback *) fallback, gslots, gents, hmask, gcap, gcount, ncache)
 	if (prog && grouped)
 		GR_PAGE_LAUNCH(true, true);
 	else if (prog)

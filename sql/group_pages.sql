@@ -1,9 +1,13 @@
 --
 -- GROUP BY through the page path (gpu_reduce.page_path = cpu): each job of
 -- pinned pages is grouped as the GPU's kernel groups it (common/page_group.h:
--- a row's keys as words, a table of the job's groups, running words folded
--- by the same code the kernel runs), and the scan folds the job's groups
--- into its group table from each group's first row.  Every answer is
+-- a row's keys as words, a table of groups, running words folded by the
+-- same code the kernel runs).  Where every key's word is its value (integer,
+-- date and time, bool, computed numeric and text keys), the jobs fold into
+-- one table for the whole scan, which the scan collects at its end and
+-- turns back into keys; otherwise (float and char(n) keys) each job has a
+-- table of its own, and the scan folds each job's groups into its group
+-- table from each group's first row.  Every answer is
 -- compared, as text independent of row order, with the same query planned
 -- without the node; keys are printed as they are (a group's key is its
 -- first row's value, as PostgreSQL's serial hash aggregation shows it).
@@ -16,18 +20,23 @@ SET gpu_reduce.page_pins = 64;
 SET max_parallel_workers_per_gather = 0;
 
 -- gpnode(q): how q's node decoded its pages (EXPLAIN's Page Path), or
--- 'no node'; and its Rows Evaluated by PostgreSQL, CPU Decoded Pages, and
--- Jobs Over Group Room (0 when not shown)
+-- 'no node'; and its Rows Evaluated by PostgreSQL, CPU Decoded Pages, Jobs
+-- Over Group Room and Groups Collected from the scan's table (0 when not
+-- shown); whether the node is a parallel one
 CREATE FUNCTION gpnode(q text, OUT page_path text, OUT handed_back bigint, OUT pages bigint,
-                       OUT overflowed bigint)
+                       OUT overflowed bigint, OUT collected bigint, OUT parallel boolean)
 LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
     page_path := 'no node';
     overflowed := 0;
+    collected := 0;
+    parallel := false;
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        IF line LIKE '%Page Path:%' THEN
+        IF line LIKE '%Parallel Custom Scan (GpuReduce)%' THEN
+            parallel := true;
+        ELSIF line LIKE '%Page Path:%' THEN
             page_path := substring(line FROM 'Page Path: (.*)$');
         ELSIF line LIKE '%Rows Evaluated by PostgreSQL:%' THEN
             handed_back := substring(line FROM ': (\d+)$')::bigint;
@@ -35,6 +44,8 @@ BEGIN
             pages := substring(line FROM ': (\d+)$')::bigint;
         ELSIF line LIKE '%Jobs Over Group Room:%' THEN
             overflowed := substring(line FROM ': (\d+)$')::bigint;
+        ELSIF line LIKE '%Groups Collected:%' THEN
+            collected := substring(line FROM ': (\d+)$')::bigint;
         END IF;
     END LOOP;
 END $$;
@@ -117,17 +128,51 @@ SELECT * FROM gpq('SELECT date_trunc(''month'', ts), f8 * 2, count(*), gpu_sum(n
 -- 1 000 groups across the jobs; a WHERE the program evaluates
 SELECT * FROM gpq('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), gpu_min(x), gpu_avg(n) FROM gpk WHERE i4 IN (0, 1) OR f8 > 1 GROUP BY 1');
 
+-- which table: the scan's, collected at its end (every group once), or
+-- each job's own (a float or char(n) key, whose first row gives the output)
+SELECT collected AS scan_table_groups, overflowed FROM gpnode('SELECT k1000, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+SELECT collected AS scan_table_groups FROM gpnode('SELECT t, i2, count(*) FROM gpk GROUP BY 1, 2');
+SELECT collected AS scan_table_groups FROM gpnode('SELECT f8, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+
 -- a job with more groups than it holds is decoded by the scan as a whole:
--- still exact, whether every job overflows or some do
+-- still exact, whether every job overflows or some do (float keys: jobs'
+-- own tables)
 SET gpu_reduce.debug_job_groups = 1;
-SELECT * FROM gpq('SELECT k100, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
+SELECT * FROM gpq('SELECT k100::float8, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
 -- EXPLAIN counts the jobs that overflowed; after two, the scan's later
 -- pages skip the jobs (each would overflow too)
-SELECT overflowed >= 2 AS counted, overflowed < 10 AS few FROM gpnode('SELECT k100, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
-SELECT * FROM gpq('SELECT i2, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
+SELECT overflowed >= 2 AS counted, overflowed < 10 AS few FROM gpnode('SELECT k100::float8, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+SELECT * FROM gpq('SELECT f4, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1');
 SET gpu_reduce.debug_job_groups = 6;
 SELECT * FROM gpq('SELECT i2, f4, count(*), gpu_sum(x), gpu_sum(f) FROM gpk GROUP BY 1, 2');
+-- the scan's table full (6 groups of 100): each row of a group it has no
+-- room for is handed back to the scan, which groups it; the table's groups
+-- come at the end, and no row is lost or counted twice.  After the first
+-- job that met a full table, the later pages go to the CPU
+SELECT * FROM gpq('SELECT k100, count(*), count(x), gpu_sum(x), gpu_sum(f), gpu_min(i4), gpu_max(f8) FROM gpk GROUP BY 1');
+SELECT collected AS scan_table_groups, overflowed BETWEEN 1 AND 5 AS jobs_met_it_full
+FROM gpnode('SELECT k100, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+SELECT * FROM gpq('SELECT t, i2 % 2, count(*), gpu_sum(f) FROM gpk GROUP BY 1, 2');
 RESET gpu_reduce.debug_job_groups;
+-- the group table past its memory while the scan's table is collected:
+-- emitted and started afresh, PostgreSQL's Finalize Aggregate merges
+SET work_mem = '64kB';
+SET enable_seqscan = off;
+SELECT * FROM gpq('SELECT k1000, id % 7, count(*), gpu_sum(x), gpu_avg(n) FROM gpk GROUP BY 1, 2');
+SELECT collected AS scan_table_groups FROM gpnode('SELECT k1000, id % 7, count(*), gpu_sum(x), gpu_avg(n) FROM gpk GROUP BY 1, 2');
+RESET enable_seqscan;
+RESET work_mem;
+-- parallel workers: a table of each process's own, each collected
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT * FROM gpq('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), min(i4) FROM gpk GROUP BY 1');
+SELECT parallel, collected >= 1000 AS collected FROM gpnode('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), min(i4) FROM gpk GROUP BY 1');
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 -- more rows handed back than a job lists (every key longer than 7
 -- bytes, jobs of 2 048 pages): the scan decodes the job
 RESET gpu_reduce.page_pins;

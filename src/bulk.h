@@ -71,6 +71,14 @@ typedef struct GrPageGroupSpec
 	int			keycol[GR_PAGE_GROUP_MAX_KEYS];
 	uint8		keykind[GR_PAGE_GROUP_MAX_KEYS];
 	uint32		count_cols;		/* bit c: column c */
+	/*
+	 * every key's word is its value (fixed-width bits that are not a
+	 * float's, or text's bytes): the scan turns a group's words back into
+	 * its keys, so the jobs may fold into one table for the scan (kept on
+	 * the GPU, collected at its end) sized from 'groups', the estimate
+	 */
+	bool		by_words;
+	double		groups;
 } GrPageGroupSpec;
 
 /* how the page path gives pages back to the scan */
@@ -83,6 +91,11 @@ typedef struct GrPageCallbacks
 	 * when its pages must be decoded on the CPU instead
 	 */
 	bool		(*gpu_job) (void *arg, struct GrPageJob *job);
+	/*
+	 * fold n groups of the scan's table (entries as a grouping job's, the
+	 * job's layout), collected at the scan's end
+	 */
+	void		(*groups) (void *arg, const struct GrPageJob *job, const uint64 *ents, uint64 n);
 	void	   *arg;
 } GrPageCallbacks;
 
@@ -106,6 +119,7 @@ typedef struct GrPagePathTotals
 	uint64		gpu_pages;		/* pages of jobs the GPU decoded */
 	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the backend ran as the GPU would */
 	uint64		overflowed_jobs;	/* grouping jobs with more groups than room */
+	uint64		table_groups;	/* groups collected from the scan's tables */
 	uint64		wait_us;		/* waiting for the GPU's jobs */
 } GrPagePathTotals;
 

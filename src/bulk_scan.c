@@ -109,6 +109,9 @@ enum
 	C_GROUP_FLUSHES,			/* times the group table was emitted early */
 	C_JOBS_OVERFLOWED,			/* grouping page jobs with more groups than room:
 								 * decoded by the CPU (shown when any) */
+	C_TABLE_GROUPS,				/* groups collected at the end from the scan's
+								 * tables (on the GPUs, or cpu mode's on the
+								 * host; shown when any) */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
 								 * a time, shown apart) */
 	C_COUNT
@@ -119,7 +122,7 @@ static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
 	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
-	"Jobs Over Group Room", "GPU Wait Time"
+	"Jobs Over Group Room", "Groups Collected", "GPU Wait Time"
 };
 
 /*
@@ -773,6 +776,58 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 }
 
 /*
+ * Fold a group's running words w (page_group.h; job: the layout) into
+ * group g: its counts, and each output's running value as a GPU result.
+ */
+static void
+fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
+				 const uint64 *w, GrCudaResult *r)
+{
+	int			o = 0;
+
+	for (int a = 0; a < bs->desc->naggs; a++)
+	{
+		const GrScanAgg *ag = &bs->desc->aggs[a];
+		const GrPageOut *po;
+		const uint64 *x;
+		int64		n;
+
+		if (ag->kind == GR_SCAN_COUNT_STAR)
+			gr_sink_add_count(bs->sink, g, a, (int64) w[GR_PG_W_ROWS]);
+		else if (ag->kind == GR_SCAN_COUNT_COL)
+			gr_sink_add_count(bs->sink, g, a, (int64) w[job->col_word[t->rowcols[a]]]);
+		if (ag->kind != GR_SCAN_AGG)
+			continue;
+		po = &job->outs[o++];
+		n = (int64) w[job->col_word[po->col]];
+		x = &w[po->word];
+		r->op = po->op;
+		r->count = n;
+		if (po->op != GR_PAGE_OP_SUM)
+			r->key[0] = (int64) x[0];
+		else if (po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8)
+		{
+			for (int i = 0; i < GR_XSUM_LIMBS; i++)
+				r->xsum.limb[i] = (int64) x[i];
+			r->xsum.nan = (int64) x[GR_XSUM_LIMBS];
+			r->xsum.pinf = (int64) x[GR_XSUM_LIMBS + 1];
+			r->xsum.ninf = (int64) x[GR_XSUM_LIMBS + 2];
+			r->xsum.negzero = (int64) x[GR_XSUM_LIMBS + 3];
+			r->xsum.pending = 0;
+		}
+		else
+		{
+			/* high * 2^32 + low, as 128 bits */
+			int128		sum = (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
+
+			r->sum_lo = (int64) (uint64) sum;
+			r->sum_hi = (int64) (sum >> 64);
+		}
+		gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL);
+	}
+}
+
+/*
  * The groups a grouping job made (page_group.h): each one's keys are read
  * from its first row, decoded and evaluated here from the page the job
  * still holds pinned, as the CPU's grouping reads a row's (so the output
@@ -800,8 +855,6 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 		gr_int128	wide[GR_EXPR_MAX_OUTS];
 		const uint8 *page;
 		uint32		len;
-		int			g;
-		int			o = 0;
 
 		if (p >= job->npages || off < 1 || off > entries[p].nlp ||
 			!gr_page_visible(&entries[p], (page = (const uint8 *) BufferGetPage(entries[p].buf + 1)),
@@ -812,47 +865,62 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 			(t->prog != NULL &&
 			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS))
 			elog(ERROR, "gpu_reduce: a page job's group has a first row the CPU reads otherwise");
-		g = row_group(bs, t, tv, tn, wide, false);
-		for (int a = 0; a < bs->desc->naggs; a++)
+		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, wide, false), w, r);
+	}
+	pfree(r);
+}
+
+/*
+ * Groups collected from the scan's table (GrPageGroupSpec.by_words): each
+ * key's value is its word, a fixed-width key's bits (a computed numeric's
+ * int64, which row_group makes a numeric) or a short text's bytes, made a
+ * varlena here (the group table copies it).  Every row of the group had
+ * those very bytes, so the output key is what any of them gives.
+ */
+static void
+page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
+{
+	PageArg    *pa = arg;
+	BulkScanState *bs = pa->bs;
+	BulkTable  *t = pa->t;
+	int			ew = gr_page_group_entry_words(job);
+	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
+
+	for (uint64 j = 0; j < n; j++)
+	{
+		const uint64 *e = ents + j * ew;
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
+
+		memset(tn, true, sizeof(tn));
+		for (int k = 0; k < job->ngkeys; k++)
 		{
-			const GrScanAgg *ag = &bs->desc->aggs[a];
-			const GrPageOut *po;
-			const uint64 *x;
-			int64		n;
+			int			c = job->gkey_col[k];
+			uint64		word = e[1 + k];
 
-			if (ag->kind == GR_SCAN_COUNT_STAR)
-				gr_sink_add_count(bs->sink, g, a, (int64) w[GR_PG_W_ROWS]);
-			else if (ag->kind == GR_SCAN_COUNT_COL)
-				gr_sink_add_count(bs->sink, g, a, (int64) w[job->col_word[t->rowcols[a]]]);
-			if (ag->kind != GR_SCAN_AGG)
-				continue;
-			po = &job->outs[o++];
-			n = (int64) w[job->col_word[po->col]];
-			x = &w[po->word];
-			r->op = po->op;
-			r->count = n;
-			if (po->op != GR_PAGE_OP_SUM)
-				r->key[0] = (int64) x[0];
-			else if (po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8)
+			tn[c] = (e[0] >> k) & 1;
+			tv[c] = word;
+			if (tn[c])
+				tv[c] = 0;
+			else if (job->gkey_kind[k] == GR_KEY_TEXT)
 			{
-				for (int i = 0; i < GR_XSUM_LIMBS; i++)
-					r->xsum.limb[i] = (int64) x[i];
-				r->xsum.nan = (int64) x[GR_XSUM_LIMBS];
-				r->xsum.pinf = (int64) x[GR_XSUM_LIMBS + 1];
-				r->xsum.ninf = (int64) x[GR_XSUM_LIMBS + 2];
-				r->xsum.negzero = (int64) x[GR_XSUM_LIMBS + 3];
-				r->xsum.pending = 0;
-			}
-			else
-			{
-				/* high * 2^32 + low, as 128 bits */
-				int128		sum = (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
+				int			len = (int) (word >> 56);
 
-				r->sum_lo = (int64) (uint64) sum;
-				r->sum_hi = (int64) (sum >> 64);
+				if (len > 7)
+					elog(ERROR, "gpu_reduce: a GPU group's text key is longer than a word");
+				SET_VARSIZE_SHORT(text[k], VARHDRSZ_SHORT + len);
+				for (int i = 0; i < len; i++)
+					text[k][VARHDRSZ_SHORT + i] = (char) (word >> (8 * i));
+				tv[c] = (uint64) (uintptr_t) text[k];
 			}
-			gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL);
+			else if (job->gkey_kind[k] != GR_KEY_BITS)
+				elog(ERROR, "gpu_reduce: a GPU group's key is not its word");
 		}
+		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, NULL, false),
+						 e + 1 + job->ngkeys, r);
+		if ((j & 255) == 255 || j + 1 == n)
+			check_group_budget(bs);
 	}
 	pfree(r);
 }
@@ -879,7 +947,9 @@ page_gpu(void *arg, struct GrPageJob *job)
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
 	if (job->ngkeys > 0)
 	{
-		page_gpu_groups(bs, t, job);
+		/* a job that folds into the scan's table brings no groups back */
+		if (job->scan_id == 0)
+			page_gpu_groups(bs, t, job);
 		if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
 			page_gpu_fallbacks(bs, t, job);
 		check_group_budget(bs);
@@ -915,7 +985,7 @@ static GrPagePath *
 start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 {
 	GrPageOutSpec outs[GR_PAGE_MAX_OUTS];
-	GrPageCallbacks cb = {page_cpu, page_gpu, arg};
+	GrPageCallbacks cb = {page_cpu, page_gpu, page_table_groups, arg};
 	GrPageGroupSpec grp = {0};
 	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
 	int			nouts = 0;
@@ -972,12 +1042,16 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	{
 		/* the jobs group: each key's column, compared as the group table does */
 		grp.nkeys = bs->desc->ngroupkeys;
+		grp.by_words = true;
 		for (int k = 0; k < grp.nkeys && k < GR_PAGE_GROUP_MAX_KEYS; k++)
 		{
 			grp.keycol[k] = t->keyrow[k];
 			/* a computed numeric is its int64 at a fixed scale: equal bits, equal values */
 			grp.keykind[k] = bs->desc->keys[k].scale >= 0 ? GR_KEY_BITS : bs->desc->keys[k].kind;
+			grp.by_words &= grp.keykind[k] == GR_KEY_BITS || grp.keykind[k] == GR_KEY_TEXT;
 		}
+		/* the node's rows are about its groups (bulk_plan.c's emitted_rows) */
+		grp.groups = bs->css.ss.ps.plan->plan_rows;
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
@@ -1128,6 +1202,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 		bs->counters[C_GPU_PAGES] += totals.gpu_pages;
 		bs->counters[C_CPU_PAGES] += totals.cpu_job_pages;
 		bs->counters[C_JOBS_OVERFLOWED] += totals.overflowed_jobs;
+		bs->counters[C_TABLE_GROUPS] += totals.table_groups;
 		bs->counters[C_GPU_WAIT_US] += totals.wait_us;
 	}
 }
@@ -1483,7 +1558,7 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			continue;
 		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
 			continue;
-		if (c == C_JOBS_OVERFLOWED && bs->counters[c] == 0)
+		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS) && bs->counters[c] == 0)
 			continue;
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	}

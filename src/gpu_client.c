@@ -320,6 +320,7 @@ gr_gpu_submit(GrState *st)
 		fold_oldest(st);
 
 	slot->op = cuda_op(st);
+	slot->want_device = -1;
 	slot->type = gr_type_info(st->type)->storage;
 	slot->k = st->partial.k;
 	slot->n = b->n;
@@ -392,9 +393,12 @@ gr_gpu_take_job_slot(void)
 	return claim_slot(false);
 }
 
-/* Submit a page job built in slot i's data area. */
+/*
+ * Submit a page job built in slot i's data area, to GPU 'device' (the one
+ * that holds its scan's table) or, with -1, to any.
+ */
 void
-gr_gpu_submit_job_slot(int i, int64 npages)
+gr_gpu_submit_job_slot(int i, int64 npages, int device)
 {
 	GrSlot	   *slot = gr_slot(i);
 
@@ -402,7 +406,9 @@ gr_gpu_submit_job_slot(int i, int64 npages)
 	slot->type = 0;
 	slot->k = 0;
 	slot->n = npages;
-	slot->inject_failure = gr_debug_fail_gpu;
+	slot->want_device = device;
+	/* a collect fails only where the GPU does: nothing to inject there */
+	slot->inject_failure = gr_debug_fail_gpu && device < 0;
 	pg_write_barrier();
 	pg_atomic_write_u32(&slot->state, GR_SLOT_SUBMITTED);
 	SetLatch(&ProcGlobal->allProcs[gr_shared->service_procno].procLatch);
@@ -424,6 +430,35 @@ gr_gpu_wait_job_slot(int i, const char **error)
 	gpu_failed(i, false, "page decoding", "decoding", "decode such pages");
 	*error = slot->error;
 	return false;
+}
+
+/*
+ * Wait for a collect job (a scan's groups out of its table on a GPU):
+ * its groups are the scan's answer and no CPU has them, so a failure is
+ * an ERROR whatever gpu_reduce.fallback says.  The slot stays the
+ * caller's, but for that ERROR.
+ */
+void
+gr_gpu_collect_job_slot(int i)
+{
+	GrSlot	   *slot = gr_slot(i);
+	char		error[sizeof(slot->error)];
+
+	if (wait_slot(i) == GR_SLOT_DONE)
+		return;
+	strlcpy(error, slot->error, sizeof(error));
+	free_slot(i);
+	ereport(ERROR,
+			(errcode(ERRCODE_SYSTEM_ERROR),
+			 errmsg("GPU lost the groups of this scan: %s", error),
+			 errhint("Set gpu_reduce.page_path to off to group on the CPU.")));
+}
+
+/* The GPU that ran a page job (once it is done). */
+int
+gr_gpu_job_slot_device(int i)
+{
+	return gr_slot(i)->device;
 }
 
 /* Give back a page job's slot: done with, or (abort) no longer wanted. */

@@ -13,6 +13,8 @@
 #include "gpu_shared.h"
 #include "page_job.h"
 
+#include <signal.h>
+
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -22,6 +24,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "utils/guc.h"
+#include "utils/timestamp.h"
 #include "utils/varlena.h"
 
 /* One stream of one GPU and the slot it is reducing, if any. */
@@ -180,6 +183,41 @@ recover_slots(void)
 	}
 }
 
+/*
+ * A page job that folds into its scan's table on the GPU failed once it
+ * had started: rows of it may be in the table, so the table refuses its
+ * collect (the scan raises an ERROR rather than count them twice).
+ */
+static void
+poison_scan_table(int i)
+{
+	GrPageJob  *job = (GrPageJob *) gr_slot_values(i);
+
+	if (job->scan_id != 0 && !(job->flags & GR_PAGE_JOB_COLLECT))
+		gr_cuda_scan_table_poison(job->scan_id, gr_slot(i)->device);
+}
+
+/*
+ * Free the scans' group tables whose processes have gone (a scan that
+ * ended in an ERROR, then its session): looked at once a second.
+ */
+static void
+drop_orphan_tables(void)
+{
+	static TimestampTz last = 0;
+	uint32		pids[64];
+	int			n;
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (!TimestampDifferenceExceeds(last, now, 1000))
+		return;
+	last = now;
+	n = gr_cuda_scan_tables_owners(pids, lengthof(pids));
+	for (int j = 0; j < n; j++)
+		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
+			gr_cuda_scan_tables_drop(pids[j], 0);
+}
+
 /* Start one submitted slot on an idle stream. */
 static void
 start_slot(Stream *stream, int i)
@@ -203,6 +241,8 @@ start_slot(Stream *stream, int i)
 		}
 		rc = gr_cuda_pages_extract(stream->ctx, gr_shared->pool_addr,
 								   (GrPageJob *) gr_slot_values(i));
+		if (rc != GR_CUDA_OK)
+			poison_scan_table(i);
 	}
 	else
 		rc = gr_cuda_reduce_host(stream->ctx, slot->type, slot->op, slot->k,
@@ -236,6 +276,7 @@ page_job_reduce(Stream *stream)
 		error = gr_cuda_last_error();
 	if (error != NULL)
 	{
+		poison_scan_table(i);
 		finish_slot(i, false, error);
 		stream->slot = -1;
 		stream->phase = 0;
@@ -309,6 +350,7 @@ static bool
 dispatch_slots(void)
 {
 	static int	next_stream = 0;
+	bool		waiting = false;
 
 	for (int i = 0; i < gr_shared->nslots; i++)
 	{
@@ -321,16 +363,23 @@ dispatch_slots(void)
 			continue;
 		for (tries = 0, s = next_stream; tries < nstreams;
 			 tries++, s = (s + 1) % nstreams)
-			if (streams[s].slot < 0)
+			if (streams[s].slot < 0 &&
+				(slot->want_device < 0 || streams[s].device == slot->want_device))
 				break;
 		if (tries == nstreams)
-			return true;		/* every stream busy */
+		{
+			/* every stream busy (or every one of the GPU this slot needs) */
+			waiting = true;
+			if (slot->want_device < 0)
+				return true;
+			continue;
+		}
 		if (!pg_atomic_compare_exchange_u32(&slot->state, &expected, GR_SLOT_RUNNING))
 			continue;			/* taken back by its owner */
 		start_slot(&streams[s], i);
 		next_stream = (s + 1) % nstreams;
 	}
-	return false;
+	return waiting;
 }
 
 /* Before exit: no backend may wait on a slot this process will not finish. */
@@ -440,6 +489,7 @@ gr_service_main(Datum arg)
 			continue;
 		}
 		ResetLatch(MyLatch);
+		drop_orphan_tables();
 		(void) poll_streams();
 		waiting = dispatch_slots();
 		busy = poll_streams();

@@ -63,7 +63,8 @@ typedef struct GrSlot
 	int			type;			/* GrCudaType */
 	int64		k;				/* top-k only */
 	int64		n;				/* values in the slot */
-	int			device;			/* GPU that reduced it (for the record) */
+	int			device;			/* GPU that reduced it */
+	int			want_device;	/* the GPU that must (a scan's table is there), or -1 */
 	bool		inject_failure; /* gpu_reduce.debug_fail_gpu of the owner */
 	char		error[128];		/* why it FAILED */
 	GrCudaResult result;		/* written by the GPU */

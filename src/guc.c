@@ -18,6 +18,7 @@ bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
+int			gr_group_table_memory = 1024;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -81,9 +82,16 @@ gr_guc_define(void)
 							 "The zero-copy floor probe of bench/: the scan's answers are empty.",
 							 &gr_debug_page_read_only, false,
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.group_table_memory",
+							"Most GPU memory one scanning process's GROUP BY table may take on each GPU.",
+							"The table holds four times the planner's estimate of groups, at least 65536, "
+							"within this; rows of groups past its room go to the CPU.",
+							&gr_group_table_memory, 1024, 1, INT_MAX / 1024,
+							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.debug_job_groups",
-							"For tests: the most groups one grouping page job holds (0: as many as its slot has room for).",
-							"A job that meets more groups is decoded by the CPU as a whole.",
+							"For tests: the most groups one grouping page job, and a scan's GROUP BY table, holds (0: as many as there is room for).",
+							"A job that meets more groups is decoded by the CPU as a whole; "
+							"a row that finds a scan's table full is handed to the CPU.",
 							&gr_debug_job_groups, 0, 0, 16384,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 

@@ -79,6 +79,19 @@ struct GrPagePath
 	uint64		overflowed;		/* grouping jobs that met more groups than room */
 	int32	   *cpu_slots;		/* cpu mode, grouped: the host's hash slots */
 	int			cpu_nslots;
+	/*
+	 * the jobs fold into the scan's table (GrPageJob.scan_id), on each GPU
+	 * that runs them (devices: bit d, GPU d ran one), or in cpu mode into
+	 * the host's (cpu_ents, cpu_ngroups of job->scan_cap; cpu_slots);
+	 * table_full: a job found no room, the later pages go to the CPU
+	 */
+	bool		scan;
+	uint64		devices;
+	uint64	   *cpu_ents;
+	uint64		cpu_ngroups;
+	Size		cpu_room;		/* entries cpu_ents has room for */
+	bool		table_full;
+	uint64		table_groups;	/* groups collected from the tables */
 	uint64		gpu_pages;
 	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the host ran */
 	instr_time	waited;			/* waiting for jobs the GPU had not finished
@@ -119,16 +132,29 @@ layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
 }
 
 /*
+ * Rows a job of 'pages' pages lists as handed back: a program's and a
+ * grouping job's, GR_PAGE_MAX_FALLBACK; a job that folds into its scan's
+ * table (grouped < 0), every row it may have.
+ */
+static int
+fallback_rows(const GrExprProg *prog, int grouped, int pages)
+{
+	if (grouped < 0)
+		return pages * GR_PAGE_MAX_TUPLES;
+	return prog != NULL || grouped > 0 ? GR_PAGE_MAX_FALLBACK : 0;
+}
+
+/*
  * The layout of a job of 'pages' pages: sets *prefix_bytes (header, decoder
  * description and program) and *bytes_in (with the entries); returns the
  * bytes of the whole job, the fallback list and results included.
+ * grouped: 0 not, 1 into a table of the job's own, -1 into the scan's.
  */
 static Size
 job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
-		  int nouts, bool grouped, int pages, Size *prefix_bytes, Size *bytes_in)
+		  int nouts, int grouped, int pages, Size *prefix_bytes, Size *bytes_in)
 {
-	Size		fallback = prog != NULL || grouped ?
-		sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK : 0;
+	Size		fallback = sizeof(GrPageFallback) * fallback_rows(prog, grouped, pages);
 
 	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 	if (prog != NULL)
@@ -218,6 +244,51 @@ group_cap(Size bytes_all, int entry_words)
 
 /* the fewest groups worth a grouping job */
 #define GR_PAGE_MIN_GROUPS 64
+/* the fewest groups a scan's table is made for */
+#define GR_PAGE_MIN_SCAN_GROUPS 65536
+
+/*
+ * How a grouping scan's jobs group (job_bytes's 'grouped'): into the
+ * scan's table (-1) when every key is a word the host turns back into its
+ * value (GrPageGroupSpec.by_words) and a job that lists all its rows
+ * still fits its slot with room to collect GR_PAGE_MIN_GROUPS groups;
+ * else into a table of each job's own (1).  0: not grouped.
+ */
+static int
+grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
+			int nouts, const GrPageGroupSpec *grp, int pages, int entry_words)
+{
+	Size		prefix;
+	Size		in;
+	Size		all;
+	Size		slot = (Size) gr_slot_size_kb * 1024;
+
+	if (grp == NULL || grp->nkeys == 0)
+		return 0;
+	if (!grp->by_words)
+		return 1;
+	all = job_bytes(d, prog, outs, nouts, -1, pages, &prefix, &in);
+	return slot > all && (slot - all) / (sizeof(uint64) * entry_words) >= GR_PAGE_MIN_GROUPS ?
+		-1 : 1;
+}
+
+/*
+ * Groups of a scan's table: four times the planner's estimate, at least
+ * GR_PAGE_MIN_SCAN_GROUPS, within gpu_reduce.group_table_memory (and
+ * gpu_reduce.debug_job_groups, which tests set to fill it).
+ */
+static uint32
+scan_cap(const GrPageGroupSpec *grp, int entry_words)
+{
+	double		want = Max(4.0 * grp->groups, (double) GR_PAGE_MIN_SCAN_GROUPS);
+	double		room = (double) gr_group_table_memory * 1024.0 * 1024.0 /
+		(sizeof(uint64) * entry_words + 2 * sizeof(uint32));
+
+	want = Min(want, Min(room, (double) GR_PAGE_MAX_SCAN_GROUPS));
+	if (gr_debug_job_groups > 0)
+		want = Min(want, (double) gr_debug_job_groups);
+	return (uint32) Max(want, 1.0);
+}
 
 /*
  * Why the page path cannot take this scan in the given mode, or NULL when it
@@ -235,6 +306,8 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	int			pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
 	bool		grouped = grp != NULL && grp->nkeys > 0;
 	int			ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
+	int			grouping = 0;
+	int			ew = 0;
 
 	if (mode == GR_PAGE_PATH_OFF)
 		return "gpu_reduce.page_path is off";
@@ -251,7 +324,6 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	for (int o = 0; o < nouts; o++)
 		if (gr_type_info(outs[o].type)->storage == GR_STORAGE_DATUM)
 			return "a numeric aggregate (the kernel decodes fixed-width columns only)";
-	all = job_bytes(d, prog, outs, nouts, grouped, Max(pages, 1), &prefix, &in);
 	if (grouped)
 	{
 		const char *why = NULL;
@@ -264,10 +336,12 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 				return "GROUP BY a numeric column: the GPU groups by fixed-width and short text keys";
 		if ((gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why)) < 0)
 			return why;
-		if (group_cap(all, gr_page_group_words(grp->nkeys, gwords)) <
-			Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
-			return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
+		ew = gr_page_group_words(grp->nkeys, gwords);
+		grouping = grouping_of(d, prog, outs, nouts, grp, Max(pages, 1), ew);
 	}
+	all = job_bytes(d, prog, outs, nouts, grouping, Max(pages, 1), &prefix, &in);
+	if (grouped && group_cap(all, ew) < Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
+		return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
 	if (mode == GR_PAGE_PATH_CPU)
 		return NULL;
 	if (gr_gpu_pages_unavailable() != NULL)
@@ -319,11 +393,24 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
 	Size		bytes_in;
+	int			grouping = 0;
+	int			ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
 
 	pp->mode = mode;
 	pp->grouped = grp != NULL && grp->nkeys > 0;
 	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
-	pp->bytes_all = job_bytes(d, prog, outs, nouts, pp->grouped, pp->job_pages,
+	if (pp->grouped)
+	{
+		const char *why = NULL;
+		int			gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why);
+
+		if (gwords < 0)
+			elog(ERROR, "gpu_reduce: a grouping job the page path refused: %s", why);
+		grouping = grouping_of(d, prog, outs, nouts, grp, pp->job_pages,
+							   gr_page_group_words(grp->nkeys, gwords));
+	}
+	pp->scan = grouping < 0;
+	pp->bytes_all = job_bytes(d, prog, outs, nouts, grouping, pp->job_pages,
 							  &pp->prefix_bytes, &bytes_in);
 	pp->cb = *cb;
 
@@ -347,8 +434,8 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	{
 		/* the list sits after the entries of the largest job */
 		job->fallback_off = bytes_in;
-		job->fallback_cap = GR_PAGE_MAX_FALLBACK;
-		bytes_in += GR_PAGE_ALIGN(sizeof(GrPageFallback) * GR_PAGE_MAX_FALLBACK);
+		job->fallback_cap = fallback_rows(prog, grouping, pp->job_pages);
+		bytes_in += GR_PAGE_ALIGN(sizeof(GrPageFallback) * job->fallback_cap);
 	}
 	if (!pp->grouped)
 		(void) layout_results(job, outs, nouts, bytes_in);
@@ -384,12 +471,30 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		job->group_off = pp->bytes_all;
 		job->group_cap = group_cap(pp->bytes_all, ew);
 		pp->bytes_all += GR_PAGE_ALIGN(sizeof(uint64) * ew * (Size) job->group_cap);
+		if (pp->scan)
+		{
+			/* this process's pid, and a number no scan of it had before */
+			static uint32 scans = 0;
+
+			job->scan_id = (uint64) (uint32) MyProcPid << 32 | ++scans;
+			job->scan_cap = scan_cap(grp, ew);
+		}
 		if (mode == GR_PAGE_PATH_CPU)
 		{
+			/* the host's table: the job's own, or (the scan's) made with the first job */
+			uint32		cap = pp->scan ? job->scan_cap : job->group_cap;
+
 			pp->cpu_nslots = 1;
-			while (pp->cpu_nslots < 2 * (int) job->group_cap)
+			while (pp->cpu_nslots < 2 * (int64) cap)
 				pp->cpu_nslots *= 2;
-			pp->cpu_slots = MemoryContextAlloc(cxt, sizeof(int32) * pp->cpu_nslots);
+			pp->cpu_slots = MemoryContextAllocHuge(cxt, sizeof(int32) * pp->cpu_nslots);
+			if (pp->scan)
+			{
+				/* its entries grow as groups come (run_job_here) */
+				pp->cpu_room = Min(cap, 1024);
+				pp->cpu_ents = MemoryContextAllocHuge(cxt, sizeof(uint64) * ew * pp->cpu_room);
+				memset(pp->cpu_slots, -1, sizeof(int32) * pp->cpu_nslots);
+			}
 		}
 	}
 	else
@@ -447,14 +552,18 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	const GrDecodeDesc *d = gr_page_job_desc(job);
 	const GrExprProg *prog = gr_page_job_prog(job);
 	GrPageEntry *entries = gr_page_job_entries(job);
-	uint64	   *ents = (uint64 *) ((char *) job + job->group_off);
+	uint64	   *ents = pp->scan ? pp->cpu_ents : (uint64 *) ((char *) job + job->group_off);
 	uint64	   *counts = job->counts;
+	uint64	   *ngroups = pp->scan ? &pp->cpu_ngroups : &counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
+	uint32		cap = pp->scan ? job->scan_cap : job->group_cap;
 	int			ncols = job->ncols;
 	int			nk = job->ngkeys;
 	int			ew = gr_page_group_entry_words(job);
 	uint32		mask = (uint32) pp->cpu_nslots - 1;
 
-	memset(pp->cpu_slots, -1, sizeof(int32) * pp->cpu_nslots);
+	/* a job's own table starts empty; the scan's goes on */
+	if (!pp->scan)
+		memset(pp->cpu_slots, -1, sizeof(int32) * pp->cpu_nslots);
 	memset(counts, 0, sizeof(job->counts));
 	for (int p = 0; p < ref->npages; p++)
 	{
@@ -502,16 +611,25 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 				if (g < 0 || memcmp(ents + (Size) g * ew, key, sizeof(uint64) * (nk + 1)) == 0)
 					break;
 			}
+			if (g < 0 && *ngroups >= cap)
+			{
+				/* no room: the scan decodes the job's pages itself, or (its table) the row */
+				counts[GR_PAGE_COUNT_GFULL(ncols)]++;
+				if (!pp->scan)
+					return true;
+				hand_back(job, p, off);
+				continue;
+			}
 			if (g < 0)
 			{
 				uint64	   *ne;
 
-				g = (int32) counts[GR_PAGE_COUNT_GROUPS(ncols)]++;
-				if (g >= (int32) job->group_cap)
+				g = (int32) (*ngroups)++;
+				if (pp->scan && (Size) g >= pp->cpu_room)
 				{
-					/* no room: the scan decodes the job's pages itself */
-					counts[GR_PAGE_COUNT_GFULL(ncols)]++;
-					return true;
+					pp->cpu_room = Min(2 * pp->cpu_room, (Size) cap);
+					ents = pp->cpu_ents = repalloc_huge(pp->cpu_ents,
+														sizeof(uint64) * ew * pp->cpu_room);
 				}
 				pp->cpu_slots[i] = g;
 				ne = ents + (Size) g * ew;
@@ -551,11 +669,20 @@ complete_oldest(GrPagePath *pp)
 	}
 	else if (pp->mode == GR_PAGE_PATH_CPU && pp->grouped)
 		done = here = run_job_here(pp, ref);
-	/* a grouping job that had no room for its groups brings nothing back: decode here */
+	if (done && !here && pp->scan)
+		pp->devices |= UINT64CONST(1) << gr_gpu_job_slot_device(ref->slot);
+	/*
+	 * a grouping job that had no room for its groups brings nothing back:
+	 * decode here; one that folds into the scan's table handed back the rows
+	 * that found none, and the table is full: later pages go to the CPU
+	 */
 	if (done && pp->grouped && ref->job->counts[GR_PAGE_COUNT_GFULL(ref->job->ncols)] > 0)
 	{
 		pp->overflowed++;
-		done = false;
+		if (pp->scan)
+			pp->table_full = true;
+		else
+			done = false;
 	}
 	/* the scan may refuse the results (too many rows for PostgreSQL): decode here */
 	if (done && pp->cb.gpu_job(pp->cb.arg, ref->job))
@@ -592,7 +719,7 @@ close_job(GrPagePath *pp)
 	job->bytes_in = job->entries_off + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) ref->npages);
 	job->bytes_all = pp->bytes_all;
 	if (ref->slot >= 0)
-		gr_gpu_submit_job_slot(ref->slot, ref->npages);
+		gr_gpu_submit_job_slot(ref->slot, ref->npages, -1);
 }
 
 /* Open a new job, making room first; false when no slot is free for it. */
@@ -641,7 +768,7 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n)
 	 * of them, the scan's later pages go to the CPU at once, once the jobs
 	 * before them are done (so groups still meet their rows in page order)
 	 */
-	if (pp->overflowed >= GR_PAGE_MAX_OVERFLOWS)
+	if (pp->overflowed >= GR_PAGE_MAX_OVERFLOWS || pp->table_full)
 	{
 		if (pp->open)
 			close_job(pp);
@@ -702,7 +829,56 @@ gr_page_path_all_normal(Page page, Snapshot snapshot)
 		!PageHasFreeLinePointers(page) && !IsolationIsSerializable();
 }
 
-/* The scan is over: finish every job and drop every pin. */
+/*
+ * The groups of the scan's table on GPU 'device': copied out by collect
+ * jobs, as many a time as a job holds, each batch given to the scan; the
+ * service frees the table with the last.  Its groups are the scan's
+ * answer, so a failure here is an ERROR, not a fallback.
+ */
+static void
+collect_device(GrPagePath *pp, int device)
+{
+	uint64		first = 0;
+	uint64		total;
+
+	do
+	{
+		int			slot;
+		GrPageJob  *job;
+		uint64		n;
+
+		while ((slot = gr_gpu_take_job_slot()) < 0)
+		{
+			CHECK_FOR_INTERRUPTS();
+			pg_usleep(100L);
+		}
+		job = (GrPageJob *) gr_slot_values(slot);
+		memcpy(job, pp->prefix, pp->prefix_bytes);
+		job->flags |= GR_PAGE_JOB_COLLECT;
+		job->npages = 0;
+		job->bytes_in = job->entries_off;
+		job->bytes_all = pp->bytes_all;
+		job->collect_first = (uint32) first;
+		gr_gpu_submit_job_slot(slot, 0, device);
+		gr_gpu_collect_job_slot(slot);
+		total = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
+		n = first < total ? Min(total - first, (uint64) job->group_cap) : 0;
+		PG_TRY();
+		{
+			if (n > 0)
+				pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n);
+		}
+		PG_FINALLY();
+		{
+			gr_gpu_end_job_slot(slot, false);
+		}
+		PG_END_TRY();
+		pp->table_groups += n;
+		first += n;
+	} while (first < total);
+}
+
+/* The scan is over: finish every job and drop every pin; then collect the scan's tables. */
 void
 gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 {
@@ -710,6 +886,25 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		close_job(pp);
 	while (pp->njobs > 0)
 		complete_oldest(pp);
+	if (pp->scan && pp->cpu_ents != NULL)
+	{
+		/* cpu mode: the host's table, in the same batches a GPU's comes in */
+		GrPageJob  *job = (GrPageJob *) pp->prefix;
+		int			ew = gr_page_group_entry_words(job);
+
+		for (uint64 first = 0; first < pp->cpu_ngroups; first += job->group_cap)
+			pp->cb.groups(pp->cb.arg, job, pp->cpu_ents + first * ew,
+						  Min(pp->cpu_ngroups - first, (uint64) job->group_cap));
+		pp->table_groups += pp->cpu_ngroups;
+		pp->cpu_ngroups = 0;
+	}
+	for (int dev = 0; pp->scan && dev < 64; dev++)
+		if (pp->devices & (UINT64CONST(1) << dev))
+		{
+			pp->devices &= ~(UINT64CONST(1) << dev);
+			collect_device(pp, dev);
+		}
+	totals->table_groups = pp->table_groups;
 	totals->gpu_pages = pp->gpu_pages;
 	totals->cpu_job_pages = pp->cpu_job_pages;
 	totals->overflowed_jobs = pp->overflowed;

@@ -259,6 +259,7 @@ extern int	gr_page_path;
 extern int	gr_page_pins;
 extern bool gr_debug_page_read_only;
 extern int	gr_debug_job_groups;
+extern int	gr_group_table_memory;
 
 /* gpu_reduce.page_path */
 typedef enum GrPagePathMode
@@ -327,7 +328,9 @@ extern void gr_gpu_fold_result(GrState *st, int cuda_op, const struct GrCudaResu
 /* page jobs of the bulk scan's page path (page_path.c) */
 extern const char *gr_gpu_pages_unavailable(void);
 extern int	gr_gpu_take_job_slot(void);
-extern void gr_gpu_submit_job_slot(int i, int64 npages);
+extern void gr_gpu_submit_job_slot(int i, int64 npages, int device);
+extern int	gr_gpu_job_slot_device(int i);
+extern void gr_gpu_collect_job_slot(int i);
 extern bool gr_gpu_wait_job_slot(int i, const char **error);
 extern void gr_gpu_end_job_slot(int i, bool abandon);
 
