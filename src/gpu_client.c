@@ -436,7 +436,8 @@ gr_gpu_wait_job_slot(int i, const char **error)
  * Wait for a collect job (a scan's groups out of its table on a GPU):
  * its groups are the scan's answer and no CPU has them, so a failure is
  * an ERROR whatever gpu_reduce.fallback says.  The slot stays the
- * caller's, but for that ERROR.
+ * caller's (FILLING again, to submit the next), and on that ERROR too,
+ * for its abort to give back.
  */
 void
 gr_gpu_collect_job_slot(int i)
@@ -445,9 +446,11 @@ gr_gpu_collect_job_slot(int i)
 	char		error[sizeof(slot->error)];
 
 	if (wait_slot(i) == GR_SLOT_DONE)
+	{
+		pg_atomic_write_u32(&slot->state, GR_SLOT_FILLING);
 		return;
+	}
 	strlcpy(error, slot->error, sizeof(error));
-	free_slot(i);
 	ereport(ERROR,
 			(errcode(ERRCODE_SYSTEM_ERROR),
 			 errmsg("GPU lost the groups of this scan: %s", error),

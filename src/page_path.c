@@ -92,6 +92,13 @@ struct GrPagePath
 	Size		cpu_room;		/* entries cpu_ents has room for */
 	bool		table_full;
 	uint64		table_groups;	/* groups collected from the tables */
+	/*
+	 * the slot the tables' groups are collected through, taken with the
+	 * scan's first GPU job and kept: the scan's own aggregate states may
+	 * hold every other slot by its end (batch buffers), and its groups are
+	 * on the GPUs until then
+	 */
+	int			collect_slot;
 	uint64		gpu_pages;
 	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the host ran */
 	instr_time	waited;			/* waiting for jobs the GPU had not finished
@@ -376,6 +383,9 @@ page_path_reset(void *arg)
 		ref->slot = -1;
 	}
 	pp->njobs = 0;
+	if (pp->collect_slot >= 0)
+		gr_gpu_end_job_slot(pp->collect_slot, true);
+	pp->collect_slot = -1;
 }
 
 /*
@@ -508,6 +518,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		if (mode == GR_PAGE_PATH_CPU)
 			pp->jobs[j].job = MemoryContextAlloc(cxt, pp->bytes_all);
 	}
+	pp->collect_slot = -1;
 	pp->reset_cb.func = page_path_reset;
 	pp->reset_cb.arg = pp;
 	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
@@ -733,6 +744,9 @@ open_job(GrPagePath *pp)
 		complete_oldest(pp);
 	if (pp->mode == GR_PAGE_PATH_ON)
 	{
+		if (pp->scan && pp->collect_slot < 0 &&
+			(pp->collect_slot = gr_gpu_take_job_slot()) < 0)
+			return false;
 		slot = gr_gpu_take_job_slot();
 		if (slot < 0)
 			return false;
@@ -843,15 +857,12 @@ collect_device(GrPagePath *pp, int device)
 
 	do
 	{
-		int			slot;
+		int			slot = pp->collect_slot;
 		GrPageJob  *job;
 		uint64		n;
 
-		while ((slot = gr_gpu_take_job_slot()) < 0)
-		{
-			CHECK_FOR_INTERRUPTS();
-			pg_usleep(100L);
-		}
+		if (slot < 0)
+			elog(ERROR, "gpu_reduce: a scan's GPU group table without its collect slot");
 		job = (GrPageJob *) gr_slot_values(slot);
 		memcpy(job, pp->prefix, pp->prefix_bytes);
 		job->flags |= GR_PAGE_JOB_COLLECT;
@@ -863,16 +874,8 @@ collect_device(GrPagePath *pp, int device)
 		gr_gpu_collect_job_slot(slot);
 		total = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
 		n = first < total ? Min(total - first, (uint64) job->group_cap) : 0;
-		PG_TRY();
-		{
-			if (n > 0)
-				pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n);
-		}
-		PG_FINALLY();
-		{
-			gr_gpu_end_job_slot(slot, false);
-		}
-		PG_END_TRY();
+		if (n > 0)
+			pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n);
 		pp->table_groups += n;
 		first += n;
 	} while (first < total);
@@ -904,6 +907,9 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 			pp->devices &= ~(UINT64CONST(1) << dev);
 			collect_device(pp, dev);
 		}
+	if (pp->collect_slot >= 0)
+		gr_gpu_end_job_slot(pp->collect_slot, false);
+	pp->collect_slot = -1;
 	totals->table_groups = pp->table_groups;
 	totals->gpu_pages = pp->gpu_pages;
 	totals->cpu_job_pages = pp->cpu_job_pages;

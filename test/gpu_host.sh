@@ -23,7 +23,12 @@
 #      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
 #      it, GPU_HOST_SWEEP=2 also sweeps min_gpu_rows for 1024 groups);
 #      GPU_HOST_GROUPS=0 skips the 1 M-group GROUP BY.  As root, the server
-#      gets huge pages (GPU_HOST_HUGEPAGES=0: not).
+#      gets huge pages (GPU_HOST_HUGEPAGES=0: not);
+#   5. runs test/gpu/sanitize.sh: a server of its own under compute-sanitizer
+#      (memcheck, racecheck, synccheck), the page path's kernels grouping,
+#      whole-table and with parallel workers; every tool at 0 errors, no
+#      process crashed (GPU_HOST_SANITIZE=0 skips it;
+#      GPU_HOST_SANITIZE_RUNS=N runs the tools N times in a row).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -304,5 +309,11 @@ psql_ -At -c "SELECT DISTINCT page_path FROM gpu_reduce_devices()" | tee "$scrat
 grep -qx "off: gpu_reduce.register_buffers is off" "$scratch/pp" || { echo "gpu_reduce_devices() does not say why"; fail=1; }
 grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
 cp "$dir/log/server.log" "$out/server.log"
+if [ "${GPU_HOST_SANITIZE:-1}" != 0 ]; then
+	echo "== compute-sanitizer (test/gpu/sanitize.sh): memcheck, racecheck, synccheck; parallel workers too"
+	OUT=$out/sanitize RUNS=${GPU_HOST_SANITIZE_RUNS:-1} bash "$root/test/gpu/sanitize.sh" >"$out/sanitize.txt" 2>&1
+	grep -E "^==|SUMMARY|statements|grouped queries|allocations|sanitize:|reported|crashed|failed|differs" "$out/sanitize.txt"
+	grep -q "sanitize: PASSED" "$out/sanitize.txt" || fail=1
+fi
 echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
 exit $fail

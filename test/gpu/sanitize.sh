@@ -5,9 +5,14 @@
 # service (a background worker forked by the postmaster) launches every kernel
 # under the tool; then sql/group_pages.sql runs with page_path = on (grouping
 # jobs on the GPU: shared-memory copies, the job's hash table, atomics) and a
-# few whole-table page-path queries.  TOOLS (default "memcheck racecheck"):
-# each tool gets a server of its own.  The tool's report is in $OUT/TOOL.log;
-# a tool that reports any error, or a query that fails, fails the run.
+# few whole-table page-path queries, then the same with parallel workers
+# (the bulk scan's Parallel Custom Scan under Gather, gpu_sum, gpu_avg and
+# gpu_top2 over int8, float8 and int4, and grouped, repeated: where an older
+# memcheck run saw the postmaster die of a double free).  TOOLS (default
+# "memcheck racecheck synccheck"): each tool gets a server of its own, RUNS
+# times (default 1) in a row; GROUP_SQL: another file than sql/group_pages.sql.  The tool's report is in $OUT/TOOL.RUN.log; a
+# tool that reports any error, a query that fails, or a server that does not
+# stop cleanly fails the run.
 # (%p in the tool's log name is the tool's own process; its logs are joined into one.)
 # Ends with "sanitize: PASSED" or "sanitize: FAILED".
 # usage: bash test/gpu/sanitize.sh      (logs under $OUT or /tmp/sanitize)
@@ -15,11 +20,16 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-/tmp/sanitize}
 dir=/tmp/pgs
-tools=${TOOLS:-memcheck racecheck}
+tools=${TOOLS:-memcheck racecheck synccheck}
+runs=${RUNS:-1}
 mkdir -p "$out"
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 [ -x "$cs" ] || { echo "no compute-sanitizer"; echo "sanitize: FAILED"; exit 1; }
 
+# a server (and its tool) left by an earlier, interrupted run goes first
+pkill -f "compute-sanitizer.*$dir/data" 2>/dev/null && sleep 2
+pkill -9 -f "postgres -D $dir/data" 2>/dev/null
+rm -f "$dir/data/postmaster.pid"
 bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
 source "$dir/pgroot/activate.sh"
 bin=$(pg_config --bindir)
@@ -32,7 +42,9 @@ logs=$dir/cslog
 mkdir -p "$logs" && chown pgrun "$logs"
 source "$root/test/gpu/server.sh"		# psql_, gpu_server_wait
 fail=0
+for run in $(seq 1 "$runs"); do
 for tool in $tools; do
+	echo "== $tool, run $run of $runs"
 	# the postmaster in the foreground of a background shell, under the tool
 	# memcheck also lists the device memory left allocated at exit (the service frees none when
 	# it is stopped): proof that the tool followed the service, which launches every kernel
@@ -50,7 +62,7 @@ for tool in $tools; do
 	gpu_server_wait
 	sed -e "s/^SET gpu_reduce.page_path = cpu;/SET gpu_reduce.page_path = on;/" \
 		-e "s/^SET gpu_reduce.page_pins = 64;/SET gpu_reduce.page_pins = 256;/" \
-		"$root/sql/group_pages.sql" >"$out/group_pages-on.sql"
+		"${GROUP_SQL:-$root/sql/group_pages.sql}" >"$out/group_pages-on.sql"
 	psql_ -a -f "$out/group_pages-on.sql" >"$out/$tool.group_pages.out" 2>&1
 	grep -q ERROR "$out/$tool.group_pages.out" && { echo "$tool: a query failed"; grep ERROR "$out/$tool.group_pages.out" | head; fail=1; }
 	grep -nE "^ [a-z]+ +\| f " "$out/$tool.group_pages.out" && { echo "$tool: an answer differs"; fail=1; }
@@ -63,9 +75,33 @@ for tool in $tools; do
 		-c "SELECT gpu_sum(x) = sum(x), gpu_sum(f) = sum(f), gpu_max(x) = max(x), gpu_sum(p * 2) = sum(p * 2)
 			FROM san_t WHERE x % 3 <> 0" >"$out/$tool.plain.out" 2>&1
 	grep -qx 't|t|t|t' "$out/$tool.plain.out" || { echo "$tool: whole-table answers:"; cat "$out/$tool.plain.out"; fail=1; }
-	run "$bin/pg_ctl -D $dir/data stop -m fast -w" >/dev/null
+	# parallel workers: each its own jobs (and grouped, its own GROUP BY table), Gather over them;
+	# each statement 10 times
+	pq=()
+	for i in $(seq 1 10); do
+		pq+=(-c "SELECT gpu_sum(x) = sum(x) AND gpu_avg(f) = avg(f) AND gpu_sum(f) = sum(f)
+			AND gpu_top2(k) = ARRAY[999, 999] FROM san_p")
+		pq+=(-c "SELECT count(*) FROM (SELECT k, gpu_sum(x) s, gpu_sum(f) sf, count(*) c FROM san_p GROUP BY k) q
+			JOIN (SELECT k, sum(x) s, sum(f) sf, count(*) c FROM san_p GROUP BY k) n
+			USING (k) WHERE q.s = n.s AND q.sf = n.sf AND q.c = n.c")
+	done
+	psql_ -qAt -c "SET client_min_messages = warning" -c "CREATE TABLE IF NOT EXISTS san_p AS
+			SELECT i::int8 AS x, (i % 977)::float8 / 8 AS f, (i % 1000)::int4 AS k
+			FROM generate_series(1, 400000) i" \
+		-c "SET parallel_setup_cost = 0" -c "SET parallel_tuple_cost = 0" \
+		-c "SET min_parallel_table_scan_size = 0" -c "SET max_parallel_workers_per_gather = 4" \
+		"${pq[@]}" -c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x), gpu_avg(f), gpu_top2(k) FROM san_p" \
+		>"$out/$tool.parallel.out" 2>&1
+	np=$(grep -cxE 't|1000' "$out/$tool.parallel.out")
+	echo "$tool: $np of 20 parallel statements gave native's answers"
+	grep -q "Parallel Custom Scan (GpuReduce)" "$out/$tool.parallel.out" && [ "$np" = 20 ] ||
+		{ echo "$tool: parallel answers or plan:"; head -40 "$out/$tool.parallel.out"; fail=1; }
+	run "$bin/pg_ctl -D $dir/data stop -m fast -w" >/dev/null || { echo "$tool: the server did not stop"; fail=1; }
 	wait $spid
+	grep -E "PANIC|terminated by signal|double free|was terminated" "$out/$tool.server.log" &&
+		{ echo "$tool: a process crashed"; fail=1; }
 	cat "$logs/$tool".[0-9]*.log >"$out/$tool.log" 2>/dev/null
+	cp "$out/$tool.log" "$out/$tool.$run.log"
 	rm -f "$logs/$tool".[0-9]*.log
 	# the tool's summary: "ERROR SUMMARY: 0 errors" (racecheck: "RACECHECK SUMMARY: 0 hazards")
 	grep -hE "SUMMARY" "$out/$tool.log" | sort | uniq -c
@@ -82,5 +118,6 @@ for tool in $tools; do
 		fail=1
 	fi
 	grep -q "SUMMARY" "$out/$tool.log" || { echo "$tool: no summary (did the tool see the service?)"; fail=1; }
+done
 done
 echo "sanitize: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
