@@ -63,6 +63,9 @@ for tool in $tools; do
 	sed -e "s/^SET gpu_reduce.page_path = cpu;/SET gpu_reduce.page_path = on;/" \
 		-e "s/^SET gpu_reduce.page_pins = 64;/SET gpu_reduce.page_pins = 256;/" \
 		"${GROUP_SQL:-$root/sql/group_pages.sql}" >"$out/group_pages-on.sql"
+	# a file without group_pages.sql's last lines (GROUP_SQL) leaves its objects: drop them
+	psql_ -q -c "SET client_min_messages = warning" -c "DROP TABLE IF EXISTS gpk" \
+		-c "DROP FUNCTION IF EXISTS gpq(text), gptext(text, boolean), gpnode(text)"
 	psql_ -a -f "$out/group_pages-on.sql" >"$out/$tool.group_pages.out" 2>&1
 	grep -q ERROR "$out/$tool.group_pages.out" && { echo "$tool: a query failed"; grep ERROR "$out/$tool.group_pages.out" | head; fail=1; }
 	grep -nE "^ [a-z]+ +\| f " "$out/$tool.group_pages.out" && { echo "$tool: an answer differs"; fail=1; }
