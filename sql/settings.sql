@@ -9,7 +9,8 @@ LOAD 'gpu_reduce';
 SELECT name, vartype, unit, boot_val, min_val, max_val, context
 FROM pg_settings
 WHERE name IN ('gpu_reduce.enabled', 'gpu_reduce.batch_rows', 'gpu_reduce.min_gpu_rows', 'gpu_reduce.buffer_memory',
-               'gpu_reduce.page_path', 'gpu_reduce.page_pins', 'gpu_reduce.debug_page_read_only')
+               'gpu_reduce.page_path', 'gpu_reduce.page_pins', 'gpu_reduce.debug_page_read_only',
+               'gpu_reduce.group_table_memory')
 ORDER BY name;
 SHOW gpu_reduce.enabled;
 SHOW gpu_reduce.buffer_memory;
