@@ -100,6 +100,23 @@ gr_page_group_out_words(int op, int type)
 	return type == GR_PAGE_FLOAT4 || type == GR_PAGE_FLOAT8 ? GR_PG_XSUM_WORDS : 2;
 }
 
+/*
+ * A text or char(n) key's bytes back out of its word (gr_page_group_key):
+ * into out (at least 7 bytes), returning their length, or -1 for a word
+ * that is no such key.
+ */
+GR_HOSTDEV int
+gr_page_group_text(uint64_t word, uint8_t *out)
+{
+	int			len = (int) (word >> 56);
+
+	if (len > 7)
+		return -1;
+	for (int i = 0; i < len; i++)
+		out[i] = (uint8_t) (word >> (8 * i));
+	return len;
+}
+
 #if defined(GR_PG_ADD) && defined(GR_PG_MIN_S) && defined(GR_PG_MAX_S) && defined(GR_PG_MIN_U)
 
 #ifndef GR_PG_FN

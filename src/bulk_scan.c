@@ -905,13 +905,11 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 				tv[c] = 0;
 			else if (job->gkey_kind[k] == GR_KEY_TEXT)
 			{
-				int			len = (int) (word >> 56);
+				int			len = gr_page_group_text(word, (uint8 *) text[k] + VARHDRSZ_SHORT);
 
-				if (len > 7)
+				if (len < 0)
 					elog(ERROR, "gpu_reduce: a GPU group's text key is longer than a word");
 				SET_VARSIZE_SHORT(text[k], VARHDRSZ_SHORT + len);
-				for (int i = 0; i < len; i++)
-					text[k][VARHDRSZ_SHORT + i] = (char) (word >> (8 * i));
 				tv[c] = (uint64) (uintptr_t) text[k];
 			}
 			else if (job->gkey_kind[k] != GR_KEY_BITS)

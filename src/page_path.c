@@ -239,12 +239,19 @@ layout_group_words(GrPageJob *job, const GrPageOutSpec *outs, int nouts,
  * the rest of the job (bytes_all of it), at most GR_PAGE_MAX_GROUPS.
  */
 static int
-group_cap(Size bytes_all, int entry_words)
+slot_groups(Size bytes_all, int entry_words)
 {
 	Size		slot = (Size) gr_slot_size_kb * 1024;
 	Size		room = slot > bytes_all ? slot - bytes_all : 0;
 
-	int			cap = (int) Min((Size) GR_PAGE_MAX_GROUPS, room / (sizeof(uint64) * entry_words));
+	return (int) Min((Size) GR_PAGE_MAX_GROUPS, room / (sizeof(uint64) * entry_words));
+}
+
+/* The same, within gpu_reduce.debug_job_groups: what a job holds. */
+static int
+group_cap(Size bytes_all, int entry_words)
+{
+	int			cap = slot_groups(bytes_all, entry_words);
 
 	return gr_debug_job_groups > 0 ? Min(cap, gr_debug_job_groups) : cap;
 }
@@ -267,16 +274,13 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *
 {
 	Size		prefix;
 	Size		in;
-	Size		all;
-	Size		slot = (Size) gr_slot_size_kb * 1024;
 
 	if (grp == NULL || grp->nkeys == 0)
 		return 0;
 	if (!grp->by_words)
 		return 1;
-	all = job_bytes(d, prog, outs, nouts, -1, pages, &prefix, &in);
-	return slot > all && (slot - all) / (sizeof(uint64) * entry_words) >= GR_PAGE_MIN_GROUPS ?
-		-1 : 1;
+	return slot_groups(job_bytes(d, prog, outs, nouts, -1, pages, &prefix, &in), entry_words) >=
+		GR_PAGE_MIN_GROUPS ? -1 : 1;
 }
 
 /*
