@@ -289,6 +289,60 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
+-- buffer hints (buf_hints.c): a serial scan pins each page where one pass over
+-- shared_buffers saw it, the buffer's tag checked as it is pinned.  By itself
+-- only for tables of 1/16 to 2 times shared_buffers; here for every table
+-- (always), or with every hint wrong (stale: each page found through the
+-- buffer mapping table instead).  The answers never change.
+CREATE FUNCTION hint_pages(q text, OUT pages_read bigint, OUT by_hint bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    by_hint := 0;
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
+        IF line LIKE '%Pages Read:%' THEN
+            pages_read := substring(line FROM '[0-9]+$')::bigint;
+        ELSIF line LIKE '%Pages Found by Hint:%' THEN
+            by_hint := substring(line FROM '[0-9]+$')::bigint;
+        END IF;
+    END LOOP;
+END
+$$;
+SET max_parallel_workers_per_gather = 0;
+-- bs's size keeps the default from making hints
+SELECT by_hint FROM hint_pages('SELECT gpu_sum(i8) FROM bs');
+SET gpu_reduce.debug_buffer_hints = always;
+SELECT pages_read > 0 AND by_hint = pages_read AS every_page_by_hint
+FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_topk(f4, 3), gpu_min(i2), count(*), count(s) FROM bs WHERE i4 > 0');
+SET gpu_reduce.page_path = cpu;
+SELECT pages_read > 0 AND by_hint = pages_read AS every_page_by_hint
+FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_max(i4), count(*) FROM bs WHERE i4 > 0');
+-- pages with rows this transaction deleted and inserted: pinned by the hint,
+-- then read as heapgetpage reads them
+BEGIN;
+DELETE FROM bs WHERE i4 % 5 = 0;
+INSERT INTO bs (i2, i4, i8, f4, f8) SELECT i2, i4 + 1, i8, f4, f8 FROM bs WHERE i4 % 7 = 0;
+SELECT pages_read > 0 AND by_hint = pages_read AS every_page_by_hint
+FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_max(i4), count(*) FROM bs');
+ROLLBACK;
+RESET gpu_reduce.page_path;
+SET gpu_reduce.debug_buffer_hints = stale;
+SELECT pages_read > 0 AS read, by_hint FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_topk(f4, 3), count(*) FROM bs WHERE i4 > 0');
+-- a temporary table's pages are in local buffers: no hints
+SET gpu_reduce.debug_buffer_hints = always;
+SELECT by_hint FROM hint_pages('SELECT gpu_sum(i8) FROM bs_temp');
+SET gpu_reduce.buffer_hints = off;
+SELECT by_hint FROM hint_pages('SELECT gpu_sum(i8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), count(*) FROM bs WHERE i4 > 0');
+RESET gpu_reduce.buffer_hints;
+RESET gpu_reduce.debug_buffer_hints;
+RESET max_parallel_workers_per_gather;
+
 -- the setting
 SET gpu_reduce.bulk_scan = off;
 EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
@@ -298,4 +352,4 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
 DROP TABLE bs, bs_alter, bs_empty, bs_temp, bs_unlogged, bs_part, bs_parent, bs_child,
     bs_kid2, bs_am, bs_big, bs_tiny, bs_special CASCADE;
 DROP ACCESS METHOD bs_heap2;
-DROP FUNCTION bulk_check(text), bulk_explain(text);
+DROP FUNCTION bulk_check(text), bulk_explain(text), hint_pages(text);

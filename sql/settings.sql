@@ -10,8 +10,9 @@ SELECT name, vartype, unit, boot_val, min_val, max_val, context
 FROM pg_settings
 WHERE name IN ('gpu_reduce.enabled', 'gpu_reduce.batch_rows', 'gpu_reduce.min_gpu_rows', 'gpu_reduce.buffer_memory',
                'gpu_reduce.page_path', 'gpu_reduce.page_pins', 'gpu_reduce.debug_page_read_only',
-               'gpu_reduce.group_table_memory')
+               'gpu_reduce.group_table_memory', 'gpu_reduce.buffer_hints', 'gpu_reduce.debug_buffer_hints')
 ORDER BY name;
+SELECT name, enumvals FROM pg_settings WHERE name = 'gpu_reduce.debug_buffer_hints';
 SHOW gpu_reduce.enabled;
 SHOW gpu_reduce.buffer_memory;
 
@@ -38,6 +39,7 @@ SET gpu_reduce.buffer_memory = '4kB';
 SET gpu_reduce.enabled = off;
 SHOW gpu_reduce.enabled;
 SET gpu_reduce.enabled = 'maybe';
+SET gpu_reduce.debug_buffer_hints = 'sometimes';
 RESET gpu_reduce.buffer_memory;
 SHOW gpu_reduce.buffer_memory;
 

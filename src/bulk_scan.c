@@ -22,6 +22,7 @@
  * Aggregate combines.
  */
 #include "bulk.h"
+#include "buf_hints.h"
 #include "scan_desc.h"
 #include "sink.h"
 #include "group_table.h"
@@ -91,6 +92,7 @@ typedef struct BulkTable
 	TupleTableSlot *xslot;
 	TableScanDesc scan;
 	ParallelBlockTableScanDesc pscan;	/* in the shared memory, or NULL */
+	GrBufHints *hints;			/* where its blocks sit in shared_buffers, or NULL */
 } BulkTable;
 
 /* Counters of one scan, for EXPLAIN ANALYZE; summed over participants. */
@@ -112,6 +114,8 @@ enum
 	C_TABLE_GROUPS,				/* groups collected at the end from the scan's
 								 * tables (on the GPUs, or cpu mode's on the
 								 * host; shown when any) */
+	C_HINTED,					/* pages pinned by their buffer hint
+								 * (buf_hints.c; shown when any) */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
 								 * a time, shown apart) */
 	C_COUNT
@@ -122,7 +126,7 @@ static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
 	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
-	"Jobs Over Group Room", "Groups Collected", "GPU Wait Time"
+	"Jobs Over Group Room", "Groups Collected", "Pages Found by Hint", "GPU Wait Time"
 };
 
 /*
@@ -1086,7 +1090,7 @@ scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber 
 	bool		whole;
 
 	CHECK_FOR_INTERRUPTS();
-	buf = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, scan->rs_strategy);
+	buf = gr_buf_hints_read(t->hints, rel, blk, scan->rs_strategy);
 	/* as heapgetpage: prune if worth it, then look under the share lock */
 	heap_page_prune_opt(rel, buf);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
@@ -1184,8 +1188,14 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	}
 	else
 	{
+		/* a serial scan of a large table finds its buffers by one pass over them */
+		t->hints = gr_buf_hints_make(bs->statecxt, rel, scan->rs_nblocks);
 		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
 			scan_page(bs, t, scan, blk, pp);
+		bs->counters[C_HINTED] += gr_buf_hints_found(t->hints);
+		if (t->hints != NULL)
+			pfree(t->hints);
+		t->hints = NULL;
 	}
 	if (BufferIsValid(scan->rs_cbuf))
 	{
@@ -1556,7 +1566,7 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			continue;
 		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
 			continue;
-		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS) && bs->counters[c] == 0)
+		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS || c == C_HINTED) && bs->counters[c] == 0)
 			continue;
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	}

@@ -26,6 +26,15 @@ char	   *gr_devices = NULL;
 bool		gr_register_buffers = true;
 int			gr_page_path = GR_PAGE_PATH_ON;
 int			gr_page_pins = 8192;
+bool		gr_buffer_hints = true;
+int			gr_debug_buffer_hints = GR_BUF_HINTS_AUTO;
+
+static const struct config_enum_entry buffer_hints_options[] = {
+	{"auto", GR_BUF_HINTS_AUTO, false},
+	{"always", GR_BUF_HINTS_ALWAYS, false},
+	{"stale", GR_BUF_HINTS_STALE, false},
+	{NULL, 0, false}
+};
 
 static const struct config_enum_entry page_path_options[] = {
 	{"on", GR_PAGE_PATH_ON, false},
@@ -107,6 +116,19 @@ gr_guc_define(void)
 							"Also bounded by shared_buffers divided by the number of backends.",
 							&gr_page_pins, 8192, 4, INT_MAX / 2,
 							PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.buffer_hints",
+							 "Lets a serial bulk scan of a large table find its pages by one pass over shared_buffers.",
+							 "For tables of 1/16 to 2 times shared_buffers: each page is pinned where the pass "
+							 "saw it, checked by its tag, instead of being looked up in the buffer mapping table.",
+							 &gr_buffer_hints, true,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomEnumVariable("gpu_reduce.debug_buffer_hints",
+							 "For tests: which serial bulk scans make buffer hints (with gpu_reduce.buffer_hints on).",
+							 "auto: tables of 1/16 to 2 times shared_buffers; always: every table; "
+							 "stale: every table, each hint pointing at the wrong buffer, so that every "
+							 "page falls back to the buffer mapping table.",
+							 &gr_debug_buffer_hints, GR_BUF_HINTS_AUTO, buffer_hints_options,
+							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	/*
 	 * The service's sizes exist only where the service can: a library loaded

@@ -69,4 +69,24 @@
 #define gr_group_clause(root) ((root)->parse->groupClause)
 #endif
 
+/*
+ * PostgreSQL 16 names a relation's files by a RelFileLocator (rd_locator)
+ * instead of a RelFileNode (rd_node), and reads a buffer tag's parts
+ * through functions.  The users include storage/buf_internals.h.
+ */
+#if PG_VERSION_NUM >= 160000
+#include "storage/relfilelocator.h"
+typedef RelFileLocator GrRelFile;
+#define GR_REL_FILE(rel) ((rel)->rd_locator)
+#define gr_buftag_is(tag, file, fork) \
+	(BufTagMatchesRelFileLocator(&(tag), &(file)) && BufTagGetForkNum(&(tag)) == (fork))
+#else
+#include "storage/relfilenode.h"
+typedef RelFileNode GrRelFile;
+#define GR_REL_FILE(rel) ((rel)->rd_node)
+#define gr_buftag_is(tag, file, fork) \
+	(RelFileNodeEquals((tag).rnode, (file)) && (tag).forkNum == (fork))
+#endif
+#define GR_BUFTAG_BLOCK(tag) ((tag).blockNum)
+
 #endif							/* GR_PG_COMPAT_H */

@@ -257,6 +257,16 @@ extern int	gr_min_gpu_rows;
 extern int	gr_buffer_memory_kb;
 extern int	gr_page_path;
 extern int	gr_page_pins;
+extern bool gr_buffer_hints;
+
+/* gpu_reduce.debug_buffer_hints: when a serial bulk scan makes buffer hints (buf_hints.c) */
+typedef enum GrBufHintsDebug
+{
+	GR_BUF_HINTS_AUTO,			/* tables of 1/16 to 2 times shared_buffers */
+	GR_BUF_HINTS_ALWAYS,		/* every table */
+	GR_BUF_HINTS_STALE			/* every table, each hint one buffer off */
+} GrBufHintsDebug;
+extern int	gr_debug_buffer_hints;
 extern bool gr_debug_page_read_only;
 extern int	gr_debug_job_groups;
 extern int	gr_group_table_memory;

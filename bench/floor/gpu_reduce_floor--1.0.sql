@@ -23,3 +23,11 @@ BEGIN
     PERFORM set_config('gpu_reduce.debug_page_read_only', 'off', true);
 END
 $$;
+
+-- The page path's per-page CPU work alone (pin, prune, share lock, header,
+-- unlock, pins kept HOLD at a time), timed inside the backend; VARIANT 0 is
+-- today's buffer lookup, 1-3 use a block -> buffer hint map (gpu_reduce_floor.c).
+CREATE FUNCTION gr_pin_walk(rel regclass, variant int, hold int DEFAULT 8192)
+RETURNS text
+AS 'MODULE_PATHNAME', 'gr_pin_walk'
+LANGUAGE C VOLATILE PARALLEL UNSAFE;

@@ -8,6 +8,8 @@
 #
 #   bash bench/tpch/gpu_run.sh [SF] [RUNS]    (from the repository root; results under $OUT)
 #
+# TPCH_AB_SETTINGS: the queries timed a second time with these settings
+# before each of the node's runs (results-ab.csv).
 # Queries: TPCH_QUERIES (default "q6 q6_gpu q1 q1_gpu"; q6f and q6f_gpu are Q6
 # over lineitem_f, its numeric columns as double precision, made after the
 # load by create_float.sql when asked for); DuckDB times the
@@ -76,6 +78,14 @@ TPCH_SQL=$here
 source "$here/timing.sh"
 tpch_time "$queries" "${TPCH_WORKERS:-0 8}" "$runs" | tee "$out/results.csv"
 stamp "timed"
+# the same again with the node under other settings (TPCH_AB_SETTINGS, e.g.
+# "SET gpu_reduce.buffer_hints = off"), PostgreSQL's plan timed beside it again
+if [ -n "${TPCH_AB_SETTINGS:-}" ]; then
+	echo "# node with: $TPCH_AB_SETTINGS" | tee "$out/results-ab.csv"
+	TPCH_NODE_SETTINGS=$TPCH_AB_SETTINGS tpch_time "$queries" "${TPCH_WORKERS:-0 8}" "$runs" |
+		tee -a "$out/results-ab.csv"
+	stamp "timed with $TPCH_AB_SETTINGS"
+fi
 for q in $native; do
 	for w in 0 8; do
 		tpch_psql -X -c "SET max_parallel_workers_per_gather = $w" \

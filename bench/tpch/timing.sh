@@ -7,6 +7,8 @@
 # fresh sessions, PostgreSQL's plan (gpu_reduce.bulk_scan = off) and the
 # node alternating, medians; one CSV line per query and workers count, with
 # answers_equal 1 when every run's answers were the same text, all rows.
+# TPCH_NODE_SETTINGS (e.g. "SET gpu_reduce.buffer_hints = off") is run
+# before each of the node's runs, not PostgreSQL's.
 
 # one timed run in a fresh session: "ms|answer", the answer's rows (Q1 has
 # four) joined by ";" so that every row is compared, not only the last
@@ -30,7 +32,8 @@ tpch_time() {	# queries workers runs
 			for ((r = 0; r < $3; r++)); do
 				a=$(tpch_one "SET max_parallel_workers_per_gather = $w; SET gpu_reduce.bulk_scan = off" \
 					"$TPCH_SQL/${q%_gpu}.sql")
-				b=$(tpch_one "SET max_parallel_workers_per_gather = $w" "$TPCH_SQL/$q.sql")
+				b=$(tpch_one "SET max_parallel_workers_per_gather = $w${TPCH_NODE_SETTINGS:+; $TPCH_NODE_SETTINGS}" \
+					"$TPCH_SQL/$q.sql")
 				nat+=("${a%%|*}")
 				node+=("${b%%|*}")
 				[ "${a#*|}" = "${b#*|}" ] || { same=0; echo "# $q: ${a#*|} / ${b#*|}" >&2; }
