@@ -8,6 +8,8 @@
 #
 #   bash bench/tpch/gpu_run.sh [SF] [RUNS]    (from the repository root; results under $OUT)
 #
+# TPCH_FLOOR (default 1): the zero-copy floor of lineitem's pages timed after
+# the queries, node time over floor for each lineitem query (floor.csv).
 # TPCH_AB_SETTINGS: the queries timed a second time with these settings
 # before each of the node's runs (results-ab.csv).
 # Queries: TPCH_QUERIES (default "q6 q6_gpu q1 q1_gpu"; q6f and q6f_gpu are Q6
@@ -86,6 +88,12 @@ if [ -n "${TPCH_AB_SETTINGS:-}" ]; then
 	TPCH_NODE_SETTINGS=$TPCH_AB_SETTINGS tpch_time "$queries" "${TPCH_WORKERS:-0 8}" "$runs" |
 		tee -a "$out/results-ab.csv"
 	stamp "timed with $TPCH_AB_SETTINGS"
+fi
+# the zero-copy floor of lineitem's pages, beside each lineitem query's node time
+if [ "${TPCH_FLOOR:-1}" = 1 ]; then
+	tpch_floor "$(echo $queries | tr ' ' '\n' | grep -v '^q6f' | tr '\n' ' ')" "${TPCH_WORKERS:-0 8}" "$runs" \
+		<"$out/results.csv" | tee "$out/floor.csv"
+	stamp "floor"
 fi
 for q in $native; do
 	for w in 0 8; do

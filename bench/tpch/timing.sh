@@ -44,3 +44,28 @@ tpch_time() {	# queries workers runs
 		done
 	done
 }
+
+# tpch_floor QUERIES WORKERS RUNS: the zero-copy floor of the node's scan of
+# lineitem in the same server (gpu_reduce.debug_page_read_only: the kernel
+# reads every pinned page and decodes nothing, so the time is pinning plus
+# the GPU's reading), in fresh sessions, median of RUNS, beside each query's
+# node time from results.csv on stdin: "query,workers,node_ms,floor_ms,node_over_floor".
+tpch_floor() {	# queries workers runs < results.csv
+	local w r f
+	declare -A fl
+	for w in $2; do
+		local t=()
+		for ((r = 0; r < $3; r++)); do
+			f=$(tpch_one "SET max_parallel_workers_per_gather = $w; SET gpu_reduce.debug_page_read_only = on" \
+				"$TPCH_SQL/floor.sql")
+			t+=("${f%%|*}")
+		done
+		fl[$w]=$(printf '%s\n' "${t[@]}" | tpch_median)
+	done
+	echo "query,workers,node_ms,floor_ms,node_over_floor"
+	while IFS=, read -r q w n g rest; do
+		case " $1 " in *" $q "*) ;; *) continue ;; esac
+		[ -n "${fl[$w]:-}" ] || continue
+		echo "$q,$w,$g,${fl[$w]},$(awk -v g="$g" -v f="${fl[$w]}" 'BEGIN {printf "%.2f", g / f}')"
+	done
+}
