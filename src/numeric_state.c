@@ -227,7 +227,11 @@ num_scaled(const GrNumHead *r, int scale, int128 *out)
 	return true;
 }
 
-/* v / 10^scale as a numeric of display scale 'scale', through its text. */
+/*
+ * v / 10^scale as a numeric of display scale 'scale': numeric.c's own exact
+ * conversion where v fits 64 bits (a group's sum, most often), else through
+ * its text.
+ */
 Datum
 gr_scaled_numeric(int128 v, int scale)
 {
@@ -236,8 +240,9 @@ gr_scaled_numeric(int128 v, int scale)
 	uint128		mag = v < 0 ? -(uint128) v : (uint128) v;
 	int			ndig = 0;
 
-	if (scale == 0 && v >= PG_INT64_MIN && v <= PG_INT64_MAX)
-		return NumericGetDatum(int64_to_numeric((int64) v));
+	if (v >= PG_INT64_MIN && v <= PG_INT64_MAX)
+		return NumericGetDatum(scale == 0 ? int64_to_numeric((int64) v)
+							   : int64_div_fast_to_numeric((int64) v, scale));
 	*p = '\0';
 	do
 	{
