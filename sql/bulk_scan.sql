@@ -289,11 +289,13 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 RESET max_parallel_workers_per_gather;
 
--- buffer hints (buf_hints.c): a serial scan pins each page where one pass over
--- shared_buffers saw it, the buffer's tag checked as it is pinned.  By itself
--- only for tables of 1/16 to 2 times shared_buffers; here for every table
--- (always), or with every hint wrong (stale: each page found through the
--- buffer mapping table instead).  The answers never change.
+-- buffer hints (buf_hints.c): a serial scan pins each page in the buffer after
+-- the previous page's (a guess), or, once guesses keep failing, where one pass
+-- over shared_buffers saw it, the buffer's tag checked as it is pinned.  By
+-- itself only for tables of 1/16 to 2 times shared_buffers; here for every
+-- table, the pass first (always) or guessing first (guess), or with every guess
+-- and hint wrong (stale: the pass made after 64 failed guesses, each page found
+-- through the buffer mapping table).  The answers never change.
 CREATE FUNCTION hint_pages(q text, OUT pages_read bigint, OUT by_hint bigint)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -329,6 +331,15 @@ SELECT pages_read > 0 AND by_hint = pages_read AS every_page_by_hint
 FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_max(i4), count(*) FROM bs');
 ROLLBACK;
+RESET gpu_reduce.page_path;
+-- guessing: the first page is read by the mapping table; a guess that fails
+-- costs nothing but the check
+SET gpu_reduce.debug_buffer_hints = guess;
+SELECT pages_read > 0 AND by_hint < pages_read AS first_page_not_guessed
+FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_topk(f4, 3), gpu_min(i2), count(*), count(s) FROM bs WHERE i4 > 0');
+SET gpu_reduce.page_path = cpu;
+SELECT * FROM bulk_check('SELECT gpu_sum(i8), gpu_avg(f8), gpu_max(i4), count(*) FROM bs WHERE i4 > 0');
 RESET gpu_reduce.page_path;
 SET gpu_reduce.debug_buffer_hints = stale;
 SELECT pages_read > 0 AS read, by_hint FROM hint_pages('SELECT gpu_sum(i8), gpu_avg(f8) FROM bs');

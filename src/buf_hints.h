@@ -19,5 +19,6 @@ extern GrBufHints *gr_buf_hints_make(MemoryContext cxt, Relation rel, BlockNumbe
 extern Buffer gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk,
 								BufferAccessStrategy strategy);
 extern uint64 gr_buf_hints_found(const GrBufHints *h);
+extern void gr_buf_hints_free(GrBufHints *h);
 
 #endif							/* GR_BUF_HINTS_H */

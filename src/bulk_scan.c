@@ -1193,8 +1193,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
 			scan_page(bs, t, scan, blk, pp);
 		bs->counters[C_HINTED] += gr_buf_hints_found(t->hints);
-		if (t->hints != NULL)
-			pfree(t->hints);
+		gr_buf_hints_free(t->hints);
 		t->hints = NULL;
 	}
 	if (BufferIsValid(scan->rs_cbuf))

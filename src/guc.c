@@ -32,6 +32,7 @@ int			gr_debug_buffer_hints = GR_BUF_HINTS_AUTO;
 static const struct config_enum_entry buffer_hints_options[] = {
 	{"auto", GR_BUF_HINTS_AUTO, false},
 	{"always", GR_BUF_HINTS_ALWAYS, false},
+	{"guess", GR_BUF_HINTS_GUESS, false},
 	{"stale", GR_BUF_HINTS_STALE, false},
 	{NULL, 0, false}
 };
@@ -118,15 +119,18 @@ gr_guc_define(void)
 							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpu_reduce.buffer_hints",
 							 "Lets a serial bulk scan of a large table find its pages by one pass over shared_buffers.",
-							 "For tables of 1/16 to 2 times shared_buffers: each page is pinned where the pass "
-							 "saw it, checked by its tag, instead of being looked up in the buffer mapping table.",
+							 "For tables of 1/16 to 2 times shared_buffers: each page is pinned in the buffer "
+							 "after the previous page's, or where one pass over the buffers saw it once such "
+							 "guesses keep failing, checked by its tag, instead of being looked up in the "
+							 "buffer mapping table.",
 							 &gr_buffer_hints, true,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomEnumVariable("gpu_reduce.debug_buffer_hints",
 							 "For tests: which serial bulk scans make buffer hints (with gpu_reduce.buffer_hints on).",
-							 "auto: tables of 1/16 to 2 times shared_buffers; always: every table; "
-							 "stale: every table, each hint pointing at the wrong buffer, so that every "
-							 "page falls back to the buffer mapping table.",
+							 "auto: tables of 1/16 to 2 times shared_buffers, guessing first; always: every "
+							 "table, the pass over the buffers first; guess: every table, guessing first; "
+							 "stale: every table, every guess and hint pointing at the wrong buffer, so "
+							 "that every page falls back to the buffer mapping table.",
 							 &gr_debug_buffer_hints, GR_BUF_HINTS_AUTO, buffer_hints_options,
 							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 

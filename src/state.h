@@ -262,9 +262,11 @@ extern bool gr_buffer_hints;
 /* gpu_reduce.debug_buffer_hints: when a serial bulk scan makes buffer hints (buf_hints.c) */
 typedef enum GrBufHintsDebug
 {
-	GR_BUF_HINTS_AUTO,			/* tables of 1/16 to 2 times shared_buffers */
-	GR_BUF_HINTS_ALWAYS,		/* every table */
-	GR_BUF_HINTS_STALE			/* every table, each hint one buffer off */
+	GR_BUF_HINTS_AUTO,			/* tables of 1/16 to 2 times shared_buffers,
+								 * guesses first */
+	GR_BUF_HINTS_ALWAYS,		/* every table, the pass first */
+	GR_BUF_HINTS_GUESS,			/* every table, guesses first */
+	GR_BUF_HINTS_STALE			/* every table, every guess and hint wrong */
 } GrBufHintsDebug;
 extern int	gr_debug_buffer_hints;
 extern bool gr_debug_page_read_only;
