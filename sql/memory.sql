@@ -82,6 +82,33 @@ FROM (SELECT g, gpu_sum(c) sc, sum(c) nc, gpu_top2(d) t, (array_agg(d ORDER BY d
 SELECT buffer_peak_bytes <= 65536 AS within_64kB FROM gpu_reduce_stats();
 RESET work_mem;
 
+-- the budget counts what batching takes beside the states, as palloc takes
+-- it: a buffer with its chunk header, and the extension a state makes when
+-- it first takes a buffer (its batch, slot numbers and release callback, 80
+-- bytes).  One state filling CPU batches of 1024 float8 values peaks at
+-- 8192 + 16 + 80 bytes (every value to the CPU, from the first; the CPU
+-- decodes the pages)
+RESET gpu_reduce.buffer_memory;
+SET gpu_reduce.enabled = off;
+SET gpu_reduce.page_path = off;
+SET gpu_reduce.batch_rows = 65536;
+SET gpu_reduce.min_gpu_rows = 1;
+SELECT gpu_reduce_stats_reset();
+SELECT gpu_sum(d) = sum(d) AS sum_equal FROM mem;
+SELECT buffer_peak_bytes FROM gpu_reduce_stats();
+-- many groups, each batching from its first value: past the budget, a
+-- state makes no extension and folds its values one by one
+SET gpu_reduce.buffer_memory = '64kB';
+SELECT gpu_reduce_stats_reset();
+SELECT count(*) AS groups, count(*) FILTER (WHERE sd = nd AND t = rt) AS equal
+FROM (SELECT g, gpu_sum(d) sd, sum(d) nd, gpu_top2(c) t, (array_agg(c ORDER BY c DESC))[1:2] rt
+      FROM mem GROUP BY g) q;
+SELECT buffer_peak_bytes <= 65536 AS within_64kB FROM gpu_reduce_stats();
+RESET gpu_reduce.enabled;
+RESET gpu_reduce.page_path;
+RESET gpu_reduce.batch_rows;
+RESET gpu_reduce.min_gpu_rows;
+
 RESET gpu_reduce.buffer_memory;
 RESET max_parallel_workers_per_gather;
 DROP TABLE mem;

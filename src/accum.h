@@ -37,6 +37,9 @@ extern void gr_topk_send(StringInfo buf, GrState *st);
 extern void gr_topk_recv(GrReader *r, GrState *st);
 extern int32 gr_topk_recv_head(GrReader *r, GrPartial *p);
 extern void gr_topk_from_gpu(GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+extern double gr_topk_heap_cap(int32 k, double values);
+extern double gr_xsum_acc_side(int32 k, double values, double width);
+extern double gr_topk_side(int32 k, double values, double width);
 extern void gr_xsum_send(StringInfo buf, GrXsum *x);
 extern void gr_xsum_recv(GrReader *r, GrXsum *x, int64 count);
 
@@ -63,6 +66,8 @@ extern void gr_num_min_recv(GrReader *r, GrState *st);
 extern void gr_num_max_recv(GrReader *r, GrState *st);
 extern void gr_num_topk_send(StringInfo buf, GrState *st);
 extern void gr_num_topk_recv(GrReader *r, GrState *st);
+extern double gr_num_best_side(int32 k, double values, double width);
+extern double gr_num_topk_side(int32 k, double values, double width);
 extern void gr_num_sum_send_partial(StringInfo buf, const GrPartial *p);
 extern void gr_num_sum_recv_partial(GrReader *r, GrPartial *p, int64 count);
 extern Datum gr_num_sum_exact(GrPartial *p);
@@ -83,6 +88,8 @@ extern void gr_nvar_fold(GrPartial *p, MemoryContext mcxt, Datum value);
 extern void gr_nvar_combine(GrPartial *dst, MemoryContext mcxt, const GrPartial *src);
 extern void gr_nvar_send(StringInfo buf, GrState *st);
 extern void gr_nvar_recv(GrReader *r, GrState *st);
+extern double gr_fvar_side(int32 k, double values, double width);
+extern double gr_nvar_side(int32 k, double values, double width);
 #define GR_VAR_FINALS(name) \
 	extern Datum gr_final_##name##_int(GrState *st, bool *isnull); \
 	extern Datum gr_final_##name##_float(GrState *st, bool *isnull); \

@@ -11,8 +11,12 @@
  * memory when the GPU service is up and a slot is free, else in a palloc'd
  * buffer that starts small and doubles up to a CPU batch (at most
  * GR_CPU_BATCH_ROWS values, fewer if gpu_reduce.batch_rows is lower).  All
- * buffers of a backend share one budget; a state that cannot get a buffer
- * within it folds values one by one.
+ * buffers of a backend share one budget, gpu_reduce.buffer_memory, with the
+ * extension (GrStateExt) each state makes when it first takes a buffer or a
+ * slot, counted as palloc takes them; a state that cannot get them within
+ * it folds values one by one.  The state itself is the aggregate's, as a
+ * native aggregate's is: hash aggregation bounds the states it holds by
+ * work_mem, from the planner's estimate of a state's size (agg_space.c).
  */
 #include "batch.h"
 
@@ -25,6 +29,9 @@
  */
 #define GR_CPU_BATCH_ROWS 1024
 
+/* bytes a state's extension takes, counted in the budget */
+#define GR_EXT_BYTES ((int64) gr_palloc_bytes(sizeof(GrStateExt)))
+
 /* Budget bookkeeping: 'bytes' more (or fewer, if negative) held. */
 static void
 account_buffer(int64 bytes)
@@ -34,6 +41,27 @@ account_buffer(int64 bytes)
 		gr_stats.buffer_bytes = 0;
 	if (gr_stats.buffer_bytes > gr_stats.buffer_peak_bytes)
 		gr_stats.buffer_peak_bytes = gr_stats.buffer_bytes;
+}
+
+/* Whether 'bytes' more fit gpu_reduce.buffer_memory. */
+static bool
+within_budget(int64 bytes)
+{
+	return gr_stats.buffer_bytes + bytes <= (int64) gr_buffer_memory_kb * 1024;
+}
+
+/* Bytes a palloc'd batch buffer of cap values takes, counted in the budget. */
+static int64
+buffer_bytes(GrState *st, int32 cap)
+{
+	return cap > 0 ? (int64) gr_palloc_bytes((Size) cap * gr_type_size(st->type)) : 0;
+}
+
+/* What making the state's extension would add to the budget. */
+static int64
+ext_cost(GrState *st)
+{
+	return st->ext == NULL ? GR_EXT_BYTES : 0;
 }
 
 /* An empty batch: that of every state without an extension. */
@@ -58,7 +86,7 @@ free_buffer(GrState *st)
 	if (b->values != NULL && gr_state_slot(st) < 0)
 	{
 		pfree(b->values);
-		account_buffer(-(int64) b->cap * gr_type_size(st->type));
+		account_buffer(-buffer_bytes(st, b->cap));
 	}
 	b->values = NULL;
 	b->cap = 0;
@@ -67,7 +95,8 @@ free_buffer(GrState *st)
 
 /*
  * Memory context callback: the state's memory is going away (end of query,
- * error, window frame restart).  Return the budget and any GPU slots.
+ * error, window frame restart).  Return the budget of its buffer and its
+ * extension, and any GPU slots.
  */
 static void
 release_callback(void *arg)
@@ -77,15 +106,18 @@ release_callback(void *arg)
 
 	gr_gpu_release(st);
 	if (gr_state_slot(st) < 0)
-		account_buffer(-(int64) b->cap * gr_type_size(st->type));
+		account_buffer(-buffer_bytes(st, b->cap));
+	account_buffer(-GR_EXT_BYTES);
 	b->values = NULL;
 	b->cap = 0;
 	b->n = 0;
 }
 
 /*
- * The state's extension, made when it first takes a buffer or a slot, with
- * release_callback registered.
+ * The state's extension, made when it first takes a buffer or a slot (the
+ * caller checked the budget: ext_cost), with release_callback registered.
+ * It lives as long as the aggregate context, and its bytes count in the
+ * budget as long.
  */
 static GrStateExt *
 state_ext(GrState *st)
@@ -100,6 +132,7 @@ state_ext(GrState *st)
 		ext->release_cb.arg = st;
 		MemoryContextRegisterResetCallback(mcxt, &ext->release_cb);
 		st->ext = ext;
+		account_buffer(GR_EXT_BYTES);
 	}
 	return st->ext;
 }
@@ -139,19 +172,19 @@ gr_state_create(MemoryContext mcxt, GrOp op, GrType type, int32 k)
 }
 
 /*
- * Try to resize the palloc'd batch buffer to 'cap' values within the budget.
- * Returns false, changing nothing, if the budget does not allow it.
+ * Try to resize the palloc'd batch buffer to 'cap' values within the budget
+ * (with the state's extension, if it has none yet).  Returns false,
+ * changing nothing, if the budget does not allow it.
  */
 static bool
 resize_buffer(GrState *st, int32 cap)
 {
 	int			size = gr_type_size(st->type);
-	int64		growth = (int64) (cap - state_batch(st)->cap) * size;
+	int64		growth = buffer_bytes(st, cap) - buffer_bytes(st, state_batch(st)->cap);
 	GrBatch    *b;
 
 	Assert(gr_state_slot(st) < 0);
-	if (growth > 0 &&
-		gr_stats.buffer_bytes + growth > (int64) gr_buffer_memory_kb * 1024)
+	if ((growth > 0 || st->ext == NULL) && !within_budget(ext_cost(st) + growth))
 		return false;
 
 	b = &state_ext(st)->batch;
@@ -187,22 +220,28 @@ flush_batch(GrState *st)
 
 /*
  * Move a state with an empty batch into a free GPU slot, giving back its
- * palloc'd buffer.  False, changing nothing, if no slot is free.
+ * palloc'd buffer.  False if no slot is free, or the budget cannot take the
+ * state's extension (which it keeps, made, when only the slot was missing).
  */
 static bool
 move_to_slot(GrState *st)
 {
-	GrBatch    *b = &state_ext(st)->batch;
-	void	   *old = b->values;
-	int32		old_cap = b->cap;
+	GrBatch    *b;
+	void	   *old;
+	int32		old_cap;
 
-	Assert(b->n == 0 && gr_state_slot(st) < 0);
+	Assert(state_batch(st)->n == 0 && gr_state_slot(st) < 0);
+	if (!within_budget(ext_cost(st)))
+		return false;
+	b = &state_ext(st)->batch;
+	old = b->values;
+	old_cap = b->cap;
 	if (!gr_gpu_take_slot(st))
 		return false;
 	if (old != NULL)
 	{
 		pfree(old);
-		account_buffer(-(int64) old_cap * gr_type_size(st->type));
+		account_buffer(-buffer_bytes(st, old_cap));
 	}
 	return true;
 }
@@ -230,7 +269,7 @@ gpu_bound(GrState *st)
 static bool
 make_room(GrState *st)
 {
-	GrBatch    *b = &state_ext(st)->batch;
+	GrBatch    *b;
 	int32		limit = Min(Max(gr_batch_rows, 1), GR_CPU_BATCH_ROWS);
 
 	if (gpu_bound(st))
@@ -239,11 +278,13 @@ make_room(GrState *st)
 		if (move_to_slot(st))
 			return true;
 	}
+	b = state_batch(st);
 	if (gr_state_slot(st) < 0 && b->cap < limit &&
 		resize_buffer(st, b->cap == 0 ? Min(GR_FIRST_BATCH_ROWS, limit)
 					  : Min(b->cap * 2, limit)))
 		return true;
 	flush_batch(st);
+	b = state_batch(st);
 	if (b->cap > 0)
 	{
 		/* batch_rows may have been lowered since the buffer grew */

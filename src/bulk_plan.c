@@ -329,6 +329,19 @@ our_aggregate(Oid fnoid, int32 *k, bool *native, GrPartialForm *partial_form)
 }
 
 /*
+ * The kind of aggregate function fnoid if it is one of gpu_reduce's or a
+ * native one of a kind in the kinds table (*native), else 0; *k is the k
+ * its name fixes (gpu_top2).  For agg_space.c.
+ */
+GrOp
+gr_plan_aggregate(Oid fnoid, int32 *k, bool *native)
+{
+	GrPartialForm form;
+
+	return our_aggregate(fnoid, k, native, &form);
+}
+
+/*
  * Whether the node takes native aggregate kind op over a type: under
  * gpu_reduce.native_aggregates, where its answer is native's (exact, or
  * any kind over floats where the kind's float answer is the exact one).
@@ -1240,35 +1253,44 @@ partial_target(PlannerInfo *root, PathTarget *target, Node *having)
 /*
  * PostgreSQL's Finalize Aggregate over input (the node's partial states
  * per group, or a Gather of them): hashed, and sorted above a Sort, for
- * the planner to choose between.
+ * the planner to choose between; each with the transition space of its
+ * gpu_* states (agg_space.c).
  */
 static void
-add_finalize_paths(PlannerInfo *root, RelOptInfo *grouped_rel, Path *input,
-				   const AggClauseCosts *costs, double groups)
+add_finalize_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel,
+				   Path *input, const AggClauseCosts *costs, double groups)
 {
 	List	   *groupclause = gr_group_clause(root);
 	List	   *having = (List *) root->parse->havingQual;
+	Path	   *path;
 
 	if (grouping_is_hashable(groupclause))
-		add_path(grouped_rel, (Path *)
-				 create_agg_path(root, grouped_rel, input, grouped_rel->reltarget,
-								 AGG_HASHED, AGGSPLIT_FINAL_DESERIAL, groupclause,
-								 having, costs, groups));
+	{
+		path = (Path *) create_agg_path(root, grouped_rel, input, grouped_rel->reltarget,
+										AGG_HASHED, AGGSPLIT_FINAL_DESERIAL, groupclause,
+										having, costs, groups);
+		add_path(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
+	}
 	if (grouping_is_sortable(groupclause))
-		add_path(grouped_rel, (Path *)
-				 create_agg_path(root, grouped_rel,
-								 (Path *) create_sort_path(root, grouped_rel, input,
-														   root->group_pathkeys, -1.0),
-								 grouped_rel->reltarget, AGG_SORTED,
-								 AGGSPLIT_FINAL_DESERIAL, groupclause, having, costs,
-								 groups));
+	{
+		path = (Path *) create_agg_path(root, grouped_rel,
+										(Path *) create_sort_path(root, grouped_rel, input,
+																  root->group_pathkeys, -1.0),
+										grouped_rel->reltarget, AGG_SORTED,
+										AGGSPLIT_FINAL_DESERIAL, groupclause, having, costs,
+										groups);
+		add_path(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
+	}
 }
 
 /*
  * Bytes one group holds in the node: its slots and key values in the group
  * table and its aggregates' running values, in arrays that double as they
  * grow (so twice, at worst), and each gpu_* state as palloc rounds it (a
- * power of two, and a chunk header).
+ * power of two, and a chunk header).  What a state holds beside it (a top-k
+ * heap, agg_space.c) grows with the group's rows: the table is emitted when
+ * its real memory passes the budget, so it makes more flushes, not more
+ * groups a flush (not modelled here).
  */
 static double
 group_bytes(const BulkQuery *q)
@@ -1331,7 +1353,7 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 								 input_rel->rows, NULL, NULL);
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
-	add_finalize_paths(root, grouped_rel,
+	add_finalize_paths(root, input_rel, grouped_rel,
 					   &bulk_path(root, grouped_rel, target, &q, 0,
 								  emitted_rows(&q, groups, input_rel->rows))->path,
 					   &costs, groups);
@@ -1342,7 +1364,7 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 		double		rows = Min(each * (workers + 1), input_rel->rows);
 		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, each);
 
-		add_finalize_paths(root, grouped_rel, (Path *)
+		add_finalize_paths(root, input_rel, grouped_rel, (Path *)
 						   create_gather_path(root, partial_rel, &cp->path, target, NULL, &rows),
 						   &costs, groups);
 	}
@@ -1384,7 +1406,10 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 							 &extra->agg_final_costs, 1));
 }
 
-/* create_upper_paths_hook: offer the node for the grouping rel. */
+/*
+ * create_upper_paths_hook: for the grouping rel, give PostgreSQL's Aggs the
+ * memory of their gpu_* states (agg_space.c), then offer the node.
+ */
 static void
 bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
@@ -1393,7 +1418,10 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (prev_upper_paths_hook)
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
-	if (!gr_bulk_scan || stage != UPPERREL_GROUP_AGG)
+	if (stage != UPPERREL_GROUP_AGG)
+		return;
+	gr_agg_space_fix_rel(root, input_rel, output_rel);
+	if (!gr_bulk_scan)
 		return;
 	/*
 	 * A table whose rows cost the executor less than the node's start loses

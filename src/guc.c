@@ -74,7 +74,8 @@ gr_guc_define(void)
 							PGC_USERSET, 0, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.buffer_memory",
 							"Upper bound on the batch-buffer memory of one backend, all groups together.",
-							"Past it, aggregates reduce their batches early instead of growing them.",
+							"Counts CPU batch buffers and each batching state's extension; past it, "
+							"aggregates reduce their batches early instead of growing them, or fold values one by one.",
 							&gr_buffer_memory_kb, 64 * 1024, 8, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpu_reduce.fallback",

@@ -6,7 +6,8 @@
  * accumulator a state keeps (by its kind and its type's value class), its
  * size, how it starts, folds a CPU batch, combines, serializes, which
  * kernel reduces its batches and how the kernel's result becomes a partial
- * result, and the final function that builds the SQL value.  To add an
+ * result, what it allocates beside the state (the planner's estimate), and
+ * the final function that builds the SQL value.  To add an
  * aggregate: its accumulator's functions (if no existing one fits), one row
  * of gr_kinds, and its lines of sqlgen/matrix.txt.
  */
@@ -63,7 +64,7 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 		.name = "xsum", .size = sizeof(GrPartial), .batches = true,
 		.init = gr_xsum_acc_init, .fold_batch = gr_cpu_xsum,
 		.combine = gr_xsum_acc_combine, .send = gr_xsum_acc_send, .recv = gr_xsum_acc_recv,
-		.gpu_op = gpu_op_sum, .from_gpu = gr_xsum_acc_from_gpu,
+		.gpu_op = gpu_op_sum, .from_gpu = gr_xsum_acc_from_gpu, .side_bytes = gr_xsum_acc_side,
 	},
 	[GR_ACC_KEY_MIN] = {
 		.name = "key_min", .size = UPTO(key, int64), .batches = true, .row_folds = true,
@@ -81,7 +82,7 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 		.name = "key_topk", .size = sizeof(GrPartial), .batches = true,
 		.init = gr_topk_init, .fold_batch = gr_cpu_key_topk,
 		.combine = gr_topk_combine, .send = gr_topk_send, .recv = gr_topk_recv,
-		.gpu_op = gpu_op_topk, .from_gpu = gr_topk_from_gpu,
+		.gpu_op = gpu_op_topk, .from_gpu = gr_topk_from_gpu, .side_bytes = gr_topk_side,
 	},
 	/* numeric: zeroed is empty; values are folded one by one as they arrive */
 	[GR_ACC_NUM_SUM] = {
@@ -92,17 +93,17 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 	[GR_ACC_NUM_MIN] = {
 		.name = "num_min", .size = UPTO(nbest_head, GrNumHead),
 		.fold_datum = gr_num_min_fold, .combine = gr_num_min_combine,
-		.send = gr_num_best_send, .recv = gr_num_min_recv,
+		.send = gr_num_best_send, .recv = gr_num_min_recv, .side_bytes = gr_num_best_side,
 	},
 	[GR_ACC_NUM_MAX] = {
 		.name = "num_max", .size = UPTO(nbest_head, GrNumHead),
 		.fold_datum = gr_num_max_fold, .combine = gr_num_max_combine,
-		.send = gr_num_best_send, .recv = gr_num_max_recv,
+		.send = gr_num_best_send, .recv = gr_num_max_recv, .side_bytes = gr_num_best_side,
 	},
 	[GR_ACC_NUM_TOPK] = {
 		.name = "num_topk", .size = sizeof(GrPartial), .init = gr_topk_init,
 		.fold_datum = gr_num_topk_fold, .combine = gr_num_topk_combine,
-		.send = gr_num_topk_send, .recv = gr_num_topk_recv,
+		.send = gr_num_topk_send, .recv = gr_num_topk_recv, .side_bytes = gr_num_topk_side,
 	},
 	/* the variance family (variance.c) */
 	[GR_ACC_IVAR] = {
@@ -115,12 +116,12 @@ const GrAccum gr_accums[GR_ACC_COUNT] = {
 		.name = "fvar", .size = UPTO(vx2, GrXsum *), .batches = true,
 		.fold_batch = gr_fvar_fold, .combine = gr_fvar_combine,
 		.send = gr_fvar_send, .recv = gr_fvar_recv,
-		.gpu_op = gpu_op_sumsq, .from_gpu = gr_fvar_from_gpu,
+		.gpu_op = gpu_op_sumsq, .from_gpu = gr_fvar_from_gpu, .side_bytes = gr_fvar_side,
 	},
 	[GR_ACC_NVAR] = {
 		.name = "nvar", .size = UPTO(vn2, GrPartial *),
 		.fold_datum = gr_nvar_fold, .combine = gr_nvar_combine,
-		.send = gr_nvar_send, .recv = gr_nvar_recv,
+		.send = gr_nvar_send, .recv = gr_nvar_recv, .side_bytes = gr_nvar_side,
 	},
 };
 
@@ -235,6 +236,25 @@ gr_kind_gpu_op(GrOp op, GrType type, int32 k)
 	const GrAccum *acc = gr_kind_accum(op, type);
 
 	return acc == NULL || acc->gpu_op == NULL ? -1 : acc->gpu_op(k);
+}
+
+/*
+ * The bytes a state of op over a type holds in a group of 'values' values
+ * (of 'width' bytes each, numeric), as palloc takes them: the planner's
+ * estimate of an aggregate's transition space (agg_space.c), and the
+ * node's of its groups.  The state and what its accumulator allocates
+ * beside it; not a batch buffer or extension, which gpu_reduce.buffer_memory
+ * bounds for all states together (batch.c).
+ */
+double
+gr_state_space(GrOp op, GrType type, int32 k, double values, double width)
+{
+	const GrAccum *acc = gr_kind_accum(op, type);
+
+	if (acc == NULL)
+		return 0;
+	return gr_palloc_bytes(offsetof(GrState, partial) + acc->size) +
+		(acc->side_bytes != NULL ? acc->side_bytes(k, values, width) : 0);
 }
 
 /*

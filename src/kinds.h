@@ -69,6 +69,12 @@ typedef struct GrAccum
 	int			(*gpu_op) (int32 k);
 	/* a GPU result as a partial result (keys point into the result or topk) */
 	void		(*from_gpu) (GrPartial *p, const struct GrCudaResult *r, int cuda_op, int64 *topk);
+	/*
+	 * the planner's estimate of the bytes it allocates beside the state, as
+	 * palloc takes them, in a group of 'values' values (numeric: of 'width'
+	 * bytes each, copied); NULL: none (gr_state_space)
+	 */
+	double		(*side_bytes) (int32 k, double values, double width);
 } GrAccum;
 
 /* What a kind does for one value class: its accumulator and its result. */
@@ -126,6 +132,9 @@ extern GrOp gr_kind_of_native_name(const char *name);
 
 /* The kernel operation for op over a type (and top-k's k), or -1. */
 extern int	gr_kind_gpu_op(GrOp op, GrType type, int32 k);
+
+/* The bytes a state of op over a type holds in a group of 'values' values. */
+extern double gr_state_space(GrOp op, GrType type, int32 k, double values, double width);
 
 /* dispatch through the table (kinds.c) */
 extern void gr_cpu_reduce(GrState *st, const void *values, int32 n);

@@ -567,6 +567,25 @@ gr_num_max_fold(GrPartial *p, MemoryContext mcxt, Datum value)
 	best_push(p, mcxt, value, true);
 }
 
+/* Memory beside the state, for the planner: a copy of the best value. */
+double
+gr_num_best_side(int32 k, double values, double width)
+{
+	return gr_palloc_bytes((Size) width);
+}
+
+/* Memory beside the state, for the planner: the heap and a copy of each value kept. */
+double
+gr_num_topk_side(int32 k, double values, double width)
+{
+	double		cap = gr_topk_heap_cap(k, values);
+
+	if (cap <= 0)
+		return 0;
+	return gr_palloc_bytes((Size) cap * sizeof(Datum)) +
+		Min((double) k, values) * gr_palloc_bytes((Size) width);
+}
+
 /* Offer a numeric to a top-k heap; detoasted once, copied only if kept. */
 void
 gr_num_topk_fold(GrPartial *p, MemoryContext mcxt, Datum value)

@@ -15,6 +15,8 @@
  */
 #include "accum.h"
 
+#include <math.h>
+
 #include "libpq/pqformat.h"
 #include "gr_cuda.h"
 
@@ -120,6 +122,37 @@ gr_partial_topk_push(GrPartial *p, MemoryContext mcxt, int64 key)
 		p->keys[0] = key;
 		heap_sift_down(p->keys, p->nkeys, 0);
 	}
+}
+
+/*
+ * Keys a top-k heap has room for once it holds min(k, values) of them: its
+ * capacity doubles from 16 as it fills, up to k (gr_partial_topk_push and
+ * numeric_state.c's heap alike).
+ */
+double
+gr_topk_heap_cap(int32 k, double values)
+{
+	double		keep = Min((double) k, values);
+
+	if (keep < 1)
+		return 0;
+	return Min((double) k, Max(16.0, (double) pg_nextpower2_32((uint32) ceil(keep))));
+}
+
+/* memory beside the state, for the planner (GrAccum.side_bytes) */
+double
+gr_xsum_acc_side(int32 k, double values, double width)
+{
+	/* the full accumulator a sum of widely spread values moves to */
+	return gr_palloc_bytes(sizeof(GrXsum));
+}
+
+double
+gr_topk_side(int32 k, double values, double width)
+{
+	double		cap = gr_topk_heap_cap(k, values);
+
+	return cap > 0 ? gr_palloc_bytes((Size) cap * sizeof(int64)) : 0;
 }
 
 /* dst += src for each accumulator (counts already added) */

@@ -89,4 +89,31 @@ typedef RelFileNode GrRelFile;
 #endif
 #define GR_BUFTAG_BLOCK(tag) ((tag).blockNum)
 
+/*
+ * PostgreSQL 16 keeps every Aggref of an aggregate the planner deduplicated
+ * (AggInfo.aggrefs) instead of the first (representative_aggref).
+ */
+#if PG_VERSION_NUM >= 160000
+#define gr_agginfo_aggref(agginfo) linitial_node(Aggref, (agginfo)->aggrefs)
+#else
+#define gr_agginfo_aggref(agginfo) ((agginfo)->representative_aggref)
+#endif
+
+/*
+ * PostgreSQL 18 counts a path's disabled nodes apart from its cost, and
+ * cost_agg takes its input's count (0 here: agg_space.c compares two costs
+ * of one path that differ only in its transition space).
+ */
+#if PG_VERSION_NUM >= 180000
+#define gr_cost_agg(path, root, strategy, costs, ncols, groups, quals, \
+					in_startup, in_total, in_rows, in_width) \
+	cost_agg(path, root, strategy, costs, ncols, groups, quals, 0, \
+			 in_startup, in_total, in_rows, in_width)
+#else
+#define gr_cost_agg(path, root, strategy, costs, ncols, groups, quals, \
+					in_startup, in_total, in_rows, in_width) \
+	cost_agg(path, root, strategy, costs, ncols, groups, quals, \
+			 in_startup, in_total, in_rows, in_width)
+#endif
+
 #endif							/* GR_PG_COMPAT_H */

@@ -17,6 +17,7 @@
 #include "pg_compat.h"
 
 #include "fmgr.h"
+#include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
 #include "order_key.h"
@@ -290,7 +291,8 @@ typedef struct GrStats
 	int64		gpu_fallbacks;
 	int64		cpu_batches;
 	int64		cpu_rows;
-	int64		buffer_bytes;	/* batch-buffer bytes held now */
+	int64		buffer_bytes;	/* batch buffers and state extensions held now
+								 * (gpu_reduce.buffer_memory, batch.c) */
 	int64		buffer_peak_bytes;
 } GrStats;
 
@@ -345,6 +347,21 @@ extern int	gr_gpu_job_slot_device(int i);
 extern void gr_gpu_collect_job_slot(int i);
 extern bool gr_gpu_wait_job_slot(int i, const char **error);
 extern void gr_gpu_end_job_slot(int i, bool abandon);
+
+/*
+ * Bytes palloc takes for a request of n: AllocSet's power-of-two size
+ * classes up to ALLOCSET_SEPARATE_THRESHOLD, a block of its own beyond, and
+ * a chunk header (16 bytes on PostgreSQL 15, 8 from 16 on; counted as 16).
+ * For gpu_reduce.buffer_memory's budget and the planner's estimate of a
+ * state's memory.
+ */
+static inline Size
+gr_palloc_bytes(Size n)
+{
+	if (n <= ALLOCSET_SEPARATE_THRESHOLD)
+		return pg_nextpower2_size_t(Max(n, 8)) + 16;
+	return MAXALIGN(n) + 64;
+}
 
 /* The GPU slot a state's batch is in, or -1. */
 static inline int32

@@ -210,6 +210,13 @@ gr_fvar_from_gpu(GrPartial *p, const GrCudaResult *r, int cuda_op, int64 *topk)
 	p->vx2 = (GrXsum *) &r->xsum2;
 }
 
+/* Memory beside the state, for the planner: both exact sums, in one chunk. */
+double
+gr_fvar_side(int32 k, double values, double width)
+{
+	return gr_palloc_bytes(2 * sizeof(GrXsum));
+}
+
 /* ---- numeric ---- */
 
 /* The two numeric sums of a numeric variance, made on its first value. */
@@ -218,6 +225,13 @@ nvar_make(GrPartial *p, MemoryContext mcxt)
 {
 	p->vn1 = MemoryContextAllocZero(mcxt, sizeof(GrPartial));
 	p->vn2 = MemoryContextAllocZero(mcxt, sizeof(GrPartial));
+}
+
+/* Memory beside the state, for the planner: the two sums' partial results. */
+double
+gr_nvar_side(int32 k, double values, double width)
+{
+	return 2.0 * gr_palloc_bytes(sizeof(GrPartial));
 }
 
 /* Fold one numeric: into the sum, and its square (exact, as numeric_mul) into the other. */
