@@ -312,6 +312,31 @@ gr_mul64(int64_t a, int64_t b, int64_t *r)
 /* |v| < 2^126: room to add two of them, or scale by small powers, safely */
 #define GR_DEC_SAFE ((gr_int128) 1 << 126)
 
+/*
+ * a * 10^k (0 <= k <= 36), aligning a decimal to a larger scale; false where
+ * the product could pass 2^126 (the row handed back).  The interpreter's
+ * RESCALE_D and the compiler's scaling of a literal ask this one predicate.
+ */
+GR_HOSTDEV bool
+gr_dec_rescale(gr_int128 a, int k, gr_int128 *r)
+{
+	gr_int128	m;
+
+	/* the common case: 64 bits times at most 10^18 stays below 2^126 */
+	if (k <= 18 && a <= INT64_MAX && a >= -INT64_MAX)
+	{
+		*r = a * gr_expr_pow10_64(k);
+		return true;
+	}
+	if (k > 36)
+		return false;
+	m = gr_expr_pow10(k);
+	if (a >= GR_DEC_SAFE / m || a <= -GR_DEC_SAFE / m)
+		return false;
+	*r = a * m;
+	return true;
+}
+
 /* a * b for values of at most 64 bits of magnitude each; false if either is wider */
 GR_HOSTDEV bool
 gr_dec_mul(gr_int128 a, gr_int128 b, gr_int128 *r)
@@ -858,21 +883,9 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				d->d = a->d < 0 ? -a->d : a->d;
 				break;
 			case GR_X_RESCALE_D:
-				{
-					gr_int128	m;
-
-					/* the common case: 64 bits times at most 10^18 stays below 2^126 */
-					if (st->c <= 18 && a->d <= INT64_MAX && a->d >= -INT64_MAX)
-					{
-						d->d = a->d * gr_expr_pow10_64(st->c);
-						break;
-					}
-					m = gr_expr_pow10(st->c);
-					if (st->c > 36 || a->d >= GR_DEC_SAFE / m || a->d <= -GR_DEC_SAFE / m)
-						return GR_EXPR_FALLBACK;
-					d->d = a->d * m;
-					break;
-				}
+				if (!gr_dec_rescale(a->d, st->c, &d->d))
+					return GR_EXPR_FALLBACK;
+				break;
 			case GR_X_I2F:
 				d->f = st->w == 4 ? (double) (float) a->i : (double) a->i;
 				break;

@@ -385,23 +385,21 @@ rescale_literal(GrExprBuilder *b, XVal *v, int scale)
 	{
 		GrExprStep *st = &b->prog.steps[s];
 		GrExprConst *k;
-		gr_int128	x,
-					m;
+		gr_int128	x;
 
 		if (st->dst != v->reg)
 			continue;
 		if (st->op != GR_X_CONST || st->sub != GR_XK_DEC || b->bind[st->a] >= 0 ||
-			scale - v->scale > 36 || reg_read_after(b, s, v->reg))
+			reg_read_after(b, s, v->reg))
 			return false;
 		for (int o = 0; o < b->prog.nouts; o++)
 			if (b->prog.out_reg[o] == v->reg)
 				return false;
 		k = &b->prog.consts[st->a];
-		x = gr_expr_const_dec(k);
-		m = gr_expr_pow10(scale - v->scale);
-		if (!k->isnull && (x >= GR_DEC_SAFE / m || x <= -GR_DEC_SAFE / m))
+		/* a NULL's words are 0, which scales */
+		if (!gr_dec_rescale(gr_expr_const_dec(k), scale - v->scale, &x))
 			return false;		/* the step would hand the row back: keep it */
-		set_dec(k, x * m);
+		set_dec(k, x);
 		v->scale = scale;
 		return true;
 	}
