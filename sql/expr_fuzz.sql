@@ -70,6 +70,18 @@ BEGIN
     IF random() < 0.12 THEN
         RETURN (ARRAY['-', 'abs'])[1 + floor(random() * 2)::int] || '(' || fz_expr(cls, depth - 1) || ')';
     END IF;
+    IF random() < 0.1 THEN
+        -- casts across the classes: rint, half away from zero, a declared
+        -- precision and scale (errors where out of range)
+        IF cls = 'i' THEN
+            RETURN '(' || fz_expr((ARRAY['f', 'n'])[1 + floor(random() * 2)::int], depth - 1) || ')::' ||
+                   (ARRAY['int2', 'int4', 'int8'])[1 + floor(random() * 3)::int];
+        ELSIF cls = 'f' THEN
+            RETURN '(' || fz_expr('n', depth - 1) || ')::' || (ARRAY['float4', 'float8'])[1 + floor(random() * 2)::int];
+        END IF;
+        RETURN '(' || fz_expr((ARRAY['n', 'i'])[1 + floor(random() * 2)::int], depth - 1) || ')::' ||
+               (ARRAY['numeric(12,1)', 'numeric(8,3)', 'numeric(7,0)'])[1 + floor(random() * 3)::int];
+    END IF;
     IF cls <> 'n' AND random() < 0.15 THEN
         r := random();
         IF r < 0.4 THEN

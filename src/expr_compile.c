@@ -8,8 +8,8 @@
  * types, and only PostgreSQL's own (pg_catalog): + - * / % and unary minus,
  * abs, the six comparisons, within and across the integer types, the float
  * types, numeric of a declared scale, and date against timestamp; casts
- * among the integers and from them to floats and numeric, float4 to and
- * from float8, date to timestamp; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
+ * among the integers, floats and numerics (to a declared precision and
+ * scale too), date to timestamp and back; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
  * TRUE/FALSE, IN lists and = ANY / <> ALL of a constant array.  Constants
  * are literals, parameters, or expressions without columns made of
  * pg_catalog's stable functions (now(), CURRENT_DATE, a date plus an
@@ -569,11 +569,17 @@ unary(GrExprBuilder *b, const char *name, XVal *a, Oid restype, XVal *out)
 	return new_reg(b, &out->reg) && emit(b, op, 0, a->w, out->reg, a->reg, -1, 0);
 }
 
-/* A cast of a to restype (a pg_catalog function named as its result type). */
+/*
+ * A cast of a to restype (a pg_catalog function named as its result type):
+ * among the integers, floats and numerics (a float or numeric to an
+ * integer rounded as dtoi4 and numeric_int4 round, an error handed back),
+ * date to timestamp and back.
+ */
 static bool
 cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
 {
 	int			op;
+	int			c = 0;
 
 	if (!type_kind(restype, restypmod, out))
 	{
@@ -607,11 +613,51 @@ cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
 		}
 		op = GR_X_ROUND_F4;
 	}
+	else if (a->kind == GR_XK_FLOAT && is_int_type(restype))
+		op = GR_X_F2I;
+	else if (a->kind == GR_XK_DEC && (is_int_type(restype) || out->kind == GR_XK_FLOAT))
+	{
+		op = out->kind == GR_XK_FLOAT ? GR_X_D2F : GR_X_D2I;
+		c = a->scale;
+	}
 	else if (a->type == DATEOID && restype == TIMESTAMPOID)
 		op = GR_X_DATE2TS;
+	else if (a->type == TIMESTAMPOID && restype == DATEOID)
+		op = GR_X_TS2DATE;
 	else
 		return false;
-	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, a->reg, -1, 0);
+	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, a->reg, -1, c);
+}
+
+/*
+ * A numeric value to a declared precision and scale (numeric(x, typmod),
+ * the length coercion of a cast to numeric(p,s)): apply_typmod rounds it
+ * to the scale, half away from zero, and a value of p or more digits is
+ * its error, handed back.
+ */
+static bool
+typmod_cast(GrExprBuilder *b, List *args, XVal *out)
+{
+	Const	   *tm = lsecond(args);
+	XVal		a;
+	int			prec;
+
+	if (!IsA(tm, Const) || tm->consttype != INT4OID || tm->constisnull ||
+		!compile(b, linitial(args), &a) || a.kind != GR_XK_DEC)
+		return false;
+	/* a modifier PostgreSQL leaves alone (-1) is the value as it is */
+	if (DatumGetInt32(tm->constvalue) < (int32) VARHDRSZ)
+	{
+		*out = a;
+		return true;
+	}
+	if (!type_kind(NUMERICOID, DatumGetInt32(tm->constvalue), out))
+		return false;
+	prec = ((DatumGetInt32(tm->constvalue) - VARHDRSZ) >> 16) & 0xFFFF;
+	/* 2^126 has 38 digits: a bound of more is never reached */
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_TYPMOD_D, 0, prec <= 37 ? prec : 0, out->reg, a.reg, -1,
+			 out->scale - a.scale);
 }
 
 /* A boolean test or NULL test of a value. */
@@ -1120,6 +1166,9 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 					(strcmp(name, "extract") == 0 || strcmp(name, "date_part") == 0 ||
 					 strcmp(name, "date_trunc") == 0))
 					return datetime_func(b, name, args, restype, out);
+				if (IsA(e, FuncExpr) && list_length(args) == 2 && restype == NUMERICOID &&
+					strcmp(name, "numeric") == 0)
+					return typmod_cast(b, args, out);
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
@@ -1330,7 +1379,9 @@ gr_expr_check(const GrExprProg *p, int ncols)
 		else if (st->a < 0 || st->a >= GR_EXPR_MAX_REGS || st->b >= GR_EXPR_MAX_REGS ||
 				 (st->op == GR_X_IN && st->c + st->w > p->nconsts) ||
 				 (st->op == GR_X_SELECT && (st->b < 0 || st->c < 0 || st->c >= GR_EXPR_MAX_REGS)) ||
-				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)))
+				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)) ||
+				 ((st->op == GR_X_D2I || st->op == GR_X_D2F) && (st->c < 0 || st->c > 36)) ||
+				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)))
 			return false;
 	}
 	for (int o = 0; o < p->nouts; o++)

@@ -1,0 +1,158 @@
+--
+-- Casts, comparisons across the time types and parameters in the expression
+-- program, compared with PostgreSQL's own answers and errors.  Each query
+-- runs without the node (gpu_reduce.bulk_scan = off), through the node, and
+-- through the node's page path (gpu_reduce.page_path = cpu, the kernel's
+-- code run by the backend); an error is compared by its SQLSTATE and
+-- message.  A row the program cannot be certain of is handed back to
+-- PostgreSQL, which raises its error or gives its answer.
+--
+LOAD 'gpu_reduce';
+SET gpu_reduce.bulk_scan = on;
+SET max_parallel_workers_per_gather = 0;
+
+-- a query's answer, or its error, as text
+CREATE FUNCTION cx_run(q text, bulk text, page text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    r text;
+BEGIN
+    PERFORM set_config('gpu_reduce.bulk_scan', bulk, true);
+    PERFORM set_config('gpu_reduce.page_path', page, true);
+    EXECUTE 'SELECT t::text FROM (' || q || ') t' INTO r;
+    RETURN r;
+EXCEPTION WHEN OTHERS THEN
+    RETURN 'ERROR ' || SQLSTATE || ' ' || SQLERRM;
+END $$;
+
+-- cxq(q): whether the node takes q, whether its answers (CPU decoder and
+-- page path) are native's, and native's answer
+CREATE FUNCTION cxq(q text, OUT node boolean, OUT same boolean, OUT answer text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    node := false;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        node := node OR line LIKE '%GpuReduce%';
+    END LOOP;
+    answer := cx_run(q, 'off', 'on');
+    same := cx_run(q, 'on', 'off') IS NOT DISTINCT FROM answer AND
+            cx_run(q, 'on', 'cpu') IS NOT DISTINCT FROM answer;
+END $$;
+
+-- cx_each(expr, n): expr of each edge row k = 1 .. n alone (max over the
+-- row and the NULL filler), native's answers in k's order, and whether the
+-- node took every query and agreed on every answer
+CREATE FUNCTION cx_each(expr text, n int, OUT node boolean, OUT same boolean, OUT answers text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+BEGIN
+    node := true;
+    same := true;
+    answers := '';
+    FOR k IN 1 .. n LOOP
+        r := cxq(format('SELECT max(%s) FROM cx WHERE k IN (0, %s)', expr, k));
+        node := node AND r.node;
+        same := same AND r.same;
+        answers := answers || k || ': ' || coalesce(r.answer, 'NULL') || E'\n';
+    END LOOP;
+END $$;
+
+-- edge values, one row per k, and filler rows (k = 0, all NULL) that make
+-- the table worth the node's scan
+CREATE TABLE cx (k int, f8 float8, f4 float4, n2 numeric(20,2), n7 numeric(30,7),
+                 n0 numeric(38,0), i4 int4, t timestamp);
+INSERT INTO cx (k) SELECT 0 FROM generate_series(1, 5000);
+INSERT INTO cx (k, f8, f4, n2, n7, n0, i4, t) VALUES
+ (1, 0.5, 0.5, 0.50, 0.0050000, 9223372036854775807, 9999, '2000-01-01 00:00'),
+ (2, 1.5, 1.5, 1.49, -0.0050000, 9223372036854775808, 10000, '1999-12-31 23:59:59.999999'),
+ (3, 2.5, 2.5, 1.50, 0.0049999, -9223372036854775808, -10000, 'infinity'),
+ (4, -0.5, -0.5, 2.50, 0.1000000, -9223372036854775809, -9999, '-infinity'),
+ (5, -2.5, -2.5, -0.50, 0.3333333, 9007199254740993, 0, '4713-01-01 00:00 BC'),
+ (6, '-0', '-0', -2.49, 12345678.9012345, 9007199254740992, 2147483647, '1969-12-31 12:00'),
+ (7, 'NaN', 'NaN', -2.50, 900719925.4740993, 10000000000000000000000, -2147483648, '294276-12-31 23:59:59.999999'),
+ (8, 'Infinity', 'Infinity', 0.00, 1677721.7000000, 16777217, NULL, NULL),
+ (9, '-Infinity', '-Infinity', 'NaN', 99999999.9940000, 16777216, NULL, NULL),
+ (10, 32766.5, 32766.5, 32767.49, 99999999.9950000, 1, NULL, NULL),
+ (11, 32767.5, 32767.5, 32767.50, -99999999.9950000, -1, NULL, NULL),
+ (12, -32768.5, -32768.5, -32768.49, 9223372036854775807.4999999, 0, NULL, NULL),
+ (13, -32769.5, -32769.5, -32768.50, 9223372036854775807.5000000, NULL, NULL, NULL),
+ (14, 2147483647.4, 2147483520, 2147483647.49, -9223372036854775808.4999999, NULL, NULL, NULL),
+ (15, 2147483647.5, 2147483648, 2147483647.50, -9223372036854775808.5000000, NULL, NULL, NULL),
+ (16, -2147483648.5, -2147483648, -2147483648.49, 'NaN', NULL, NULL, NULL),
+ (17, -2147483649, -2147483904, -2147483648.50, NULL, NULL, NULL, NULL),
+ (18, 9223372036854775807, 9223372036854775807, 999999999999999999.99, NULL, NULL, NULL, NULL),
+ (19, -9223372036854775808, -9223372036854775808, -999999999999999999.99, NULL, NULL, NULL, NULL),
+ (20, 9223372036854774784, 9223371487098961920, 123456.78, NULL, NULL, NULL, NULL),
+ (21, 1e-300, 1e-30, 0.01, NULL, NULL, NULL, NULL),
+ (22, 4503599627370497, 8388609, NULL, NULL, NULL, NULL, NULL),
+ (23, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+ANALYZE cx;
+
+-- float to integer: rint (half to even, -0 to 0); NaN, the infinities and
+-- values out of range raise 22003
+SELECT * FROM cx_each('f8::int2', 23);
+SELECT * FROM cx_each('f8::int4', 23);
+SELECT * FROM cx_each('f8::int8', 23);
+SELECT * FROM cx_each('f4::int2', 23);
+SELECT * FROM cx_each('f4::int4', 23);
+SELECT * FROM cx_each('f4::int8', 23);
+-- numeric to integer: half away from zero; NaN and values out of range raise
+SELECT * FROM cx_each('n2::int2', 22);
+SELECT * FROM cx_each('n2::int4', 22);
+SELECT * FROM cx_each('n2::int8', 22);
+SELECT * FROM cx_each('n7::int8', 17);
+SELECT * FROM cx_each('n0::int8', 13);
+-- numeric to float: where a value is an integer exact in the float over a
+-- power of ten exact in it, one division, else handed back (float8in's
+-- rounding either way)
+SELECT * FROM cx_each('n7::float8', 17);
+SELECT * FROM cx_each('n0::float8', 13);
+SELECT * FROM cx_each('n7::float4', 17);
+SELECT * FROM cx_each('n0::float4', 13);
+-- numeric to a declared precision and scale: rounded half away from zero,
+-- 22003 where it has too many digits; integers too
+SELECT * FROM cx_each('n7::numeric(10,2)', 17);
+SELECT * FROM cx_each('n2::numeric(6,3)', 22);
+SELECT * FROM cx_each('n7::numeric(3,5)', 17);
+SELECT * FROM cx_each('i4::numeric(6,2)', 8);
+SELECT * FROM cx_each('i4::numeric(20,10)', 8);
+-- timestamp to date: the day it falls in, the infinities kept
+SELECT * FROM cx_each('t::date', 8);
+
+-- many values: sums and conditions over casts
+CREATE TABLE cy (a int4, f8 float8, f4 float4, p numeric(15,2), q numeric(12,4), t timestamp);
+INSERT INTO cy
+SELECT CASE WHEN g % 13 <> 0 THEN g % 1000 - 500 END, g / 8.0 - 1000, (g % 997) / 4.0 - 100,
+       (g % 10000) / 100.0 - 40, CASE WHEN g % 19 <> 0 THEN (g % 20001) / 1000.0 - 10 END,
+       timestamp '1994-01-01' + g * interval '17 minutes 3 seconds'
+FROM generate_series(1, 30000) g;
+ANALYZE cy;
+SELECT * FROM cxq('SELECT sum(f8::int4), sum(f4::int2), sum(f8::int8), sum(p::int4), sum(q::int8), sum(p::int2) FROM cy');
+SELECT * FROM cxq('SELECT gpu_sum(p::float8), gpu_sum(q::float8), gpu_sum(p::float4), max(q::float4), sum(p::numeric(14,1)), sum(q::numeric(12,2)) FROM cy');
+SELECT * FROM cxq('SELECT sum(a::numeric(8,2) * q), avg((p * q)::numeric(20,3)), sum((p * 2)::int8), min(t::date) FROM cy');
+SELECT * FROM cxq('SELECT count(*), sum(a) FROM cy WHERE f8::int4 % 3 = 0 AND p::int4 > q::int4 AND t::date < date ''1994-04-01''');
+SELECT * FROM cxq('SELECT count(*), sum(a) FROM cy WHERE f4 > p AND q::float8 < f8');
+-- rows handed back only where the program is not certain: none of cy's
+-- (through the page path), and of cx's n0 as float8 the two past 2^53
+-- that are not a smaller integer times a power of ten
+CREATE FUNCTION cx_counted(q text, page text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    PERFORM set_config('gpu_reduce.page_path', page, true);
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
+        IF line ~ 'Page Path:|Rows Aggregated|Rows Evaluated' THEN
+            RETURN NEXT trim(line);
+        END IF;
+    END LOOP;
+END $$;
+SELECT cx_counted('SELECT sum(f8::int4), sum(p::int4), count(*) FROM cy WHERE f4::int8 <> 3', 'cpu');
+SELECT cx_counted('SELECT max(n0::float8) FROM cx WHERE k IN (0, 5, 6, 7, 10)', 'off');
+
+DROP TABLE cy;
+RESET gpu_reduce.bulk_scan;
+RESET max_parallel_workers_per_gather;
+DROP TABLE cx;
+DROP FUNCTION cx_run(text, text, text), cxq(text), cx_each(text, int), cx_counted(text, text);
