@@ -109,6 +109,11 @@ typedef enum GrExprOp
 	GR_X_TS2DATE,				/* timestamp to date (the day it falls in) */
 	/* comparisons (sub: GrExprCmp) of two registers of one kind */
 	GR_X_CMP_I, GR_X_CMP_F, GR_X_CMP_D,
+	/*
+	 * a time value against constant c of another time type, bound at the
+	 * scan's start as a range (src/time_range.c; w: the value's GrExprTime)
+	 */
+	GR_X_CMP_RANGE,
 	/* a IN consts[b .. b + c) (an = ANY array; sub: the kind) */
 	GR_X_IN,					/* (w constants from c; b is -1) */
 	/* booleans, SQL's three-valued logic */
@@ -132,6 +137,14 @@ typedef enum GrExprOp
 } GrExprOp;
 
 #define GR_X_LAST GR_X_DATETRUNC
+
+/* the time type of a value GR_X_CMP_RANGE compares (GrExprStep.w) */
+typedef enum GrExprTime
+{
+	GR_XT_DATE = 1,
+	GR_XT_TIMESTAMP,
+	GR_XT_TIMESTAMPTZ
+} GrExprTime;
 
 /* fields of EXTRACT, date_part and date_trunc */
 typedef enum GrExprField
@@ -159,7 +172,12 @@ typedef struct GrExprStep
 	int16_t		c;
 } GrExprStep;
 
-/* A constant: bound at the scan's start (parameters may change). */
+/*
+ * A constant: bound at the scan's start (parameters may change).  A
+ * GR_X_CMP_RANGE's is a range of the compared value's type: a value below
+ * i compares less, above dhi greater, between equal; or, where dlo is 1,
+ * only PostgreSQL knows.
+ */
 typedef struct GrExprConst
 {
 	uint8_t		isnull;
@@ -1055,6 +1073,22 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 			case GR_X_CMP_D:
 				d->b = gr_expr_cmp_result(a->d > b->d ? 1 : (a->d < b->d ? -1 : 0), st->sub);
 				break;
+			case GR_X_CMP_RANGE:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+					int			cmp;
+
+					if (k->isnull)
+					{
+						d->null = true;
+						break;
+					}
+					cmp = a->i < k->i ? -1 : (a->i > k->dhi ? 1 : 0);
+					if (cmp == 0 && k->dlo != 0)
+						return GR_EXPR_FALLBACK;
+					d->b = gr_expr_cmp_result(cmp, st->sub);
+					break;
+				}
 			case GR_X_CMP_T:
 				d->b = gr_expr_cmp_result(gr_text_cmp(a->t.p, a->t.len, b->t.p, b->t.len,
 													  st->w == 1), st->sub);

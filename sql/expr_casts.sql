@@ -152,6 +152,120 @@ SELECT cx_counted('SELECT sum(f8::int4), sum(p::int4), count(*) FROM cy WHERE f4
 SELECT cx_counted('SELECT max(n0::float8) FROM cx WHERE k IN (0, 5, 6, 7, 10)', 'off');
 
 DROP TABLE cy;
+
+-- comparisons across date, timestamp and timestamptz with a constant side:
+-- the constant is bound at the scan's start, in the session's time zone, as
+-- the range of the column's values that compare equal to it (a row within a
+-- range the node is not sure of goes to PostgreSQL).  Rows every 7 minutes
+-- (and days) around DST transitions and a skipped day, in zones given by
+-- POSIX rules (no zone file needed) and by tzdata, one with offsets of
+-- 100 and 60 hours; each constant against each column, all six operators
+CREATE TABLE ct (d date, t timestamp, z timestamptz);
+INSERT INTO ct
+SELECT a::date + k / 20, a + k * interval '7 minutes', (a + k * interval '7 minutes') AT TIME ZONE 'UTC'
+FROM unnest(ARRAY[timestamp '2000-01-01 00:00', '2011-12-30 00:00', '2020-02-16 00:00',
+                  '2020-03-08 02:00', '2020-04-05 03:00', '2020-10-04 02:00', '2020-10-18 00:00',
+                  '2020-11-01 01:00']) a,
+     generate_series(-220, 220) k;
+INSERT INTO ct VALUES ('-infinity', '-infinity', '-infinity'), ('infinity', 'infinity', 'infinity'),
+    ('4714-11-24 BC', '4714-11-24 00:00 BC', '4714-11-24 00:00+00 BC'),
+    ('5874897-12-31', '294276-12-31 23:59:59.999999', '294276-12-31 23:59:59.999999+00'),
+    (NULL, NULL, NULL);
+ANALYZE ct;
+CREATE TABLE ct_const (typ text, v text);
+INSERT INTO ct_const
+SELECT 'date', unnest(ARRAY['2011-12-30', '2011-12-31', '2020-02-16', '2020-03-08', '2020-10-18',
+                            '2020-11-01', 'infinity', '-infinity', '4714-11-24 BC', '5874897-12-31'])
+UNION ALL
+SELECT 'timestamp', unnest(ARRAY['2020-03-08 02:30', '2020-03-08 03:00', '2020-11-01 01:30',
+                                 '2020-10-18 00:00', '2020-02-15 23:30', '2011-12-30 12:00',
+                                 'infinity', '-infinity', '294276-12-31 23:59:59.999999',
+                                 '4714-11-24 00:00 BC'])
+UNION ALL
+SELECT 'timestamptz', unnest(ARRAY['2020-03-08 07:30+00', '2020-03-08 07:00+00', '2020-11-01 05:30+00',
+                                   '2020-11-01 06:30+00', '2020-10-18 03:00+00', '2020-02-16 02:30+00',
+                                   '2020-10-03 16:30+00', '2011-12-30 10:00+00', 'infinity',
+                                   '-infinity', '294276-12-31 23:59:59.999999+00',
+                                   '4714-11-24 00:00+00 BC']);
+CREATE TABLE ct_result (zone text, q text, node boolean, same boolean, answer text);
+DO $$
+DECLARE
+    c record;
+    col text;
+    k text;
+    q text;
+    zone text;
+    r record;
+BEGIN
+    FOREACH col IN ARRAY ARRAY['d', 't', 'z'] LOOP
+        FOR c IN SELECT * FROM ct_const ORDER BY typ, v LOOP
+            CONTINUE WHEN (col = 'd' AND c.typ = 'date') OR (col = 't' AND c.typ = 'timestamp') OR
+                          (col = 'z' AND c.typ = 'timestamptz');
+            k := format('%L::%s', c.v, c.typ);
+            -- the six operators in the program, and the page loop's WHERE
+            -- (constant on the left)
+            FOREACH q IN ARRAY ARRAY[
+                format('SELECT count(CASE WHEN %1$s = %2$s THEN 1 END), count(CASE WHEN %1$s <> %2$s THEN 1 END), '
+                       'count(CASE WHEN %1$s < %2$s THEN 1 END), count(CASE WHEN %1$s <= %2$s THEN 1 END), '
+                       'count(CASE WHEN %1$s > %2$s THEN 1 END), count(CASE WHEN %1$s >= %2$s THEN 1 END) FROM ct', col, k),
+                format('SELECT count(*) FROM ct WHERE %2$s >= %1$s', col, k),
+                format('SELECT count(*) FROM ct WHERE %2$s < %1$s AND %1$s <> %2$s', col, k)] LOOP
+                FOREACH zone IN ARRAY ARRAY['UTC', 'EST5EDT,M3.2.0,M11.1.0', '<-03>3<-02>,M10.3.0/0,M2.3.0/0',
+                                            'AEST-10AEDT,M10.1.0,M4.1.0/3', 'Pacific/Apia',
+                                            'AAA+100BBB-60,M3.2.0,M11.1.0'] LOOP
+                    PERFORM set_config('TimeZone', zone, false);
+                    r := cxq(q);
+                    INSERT INTO ct_result VALUES (zone, q, r.node, r.same, r.answer);
+                END LOOP;
+            END LOOP;
+        END LOOP;
+    END LOOP;
+END $$;
+RESET TimeZone;
+SELECT zone, count(*) AS queries, count(*) FILTER (WHERE node) AS through_node,
+       count(*) FILTER (WHERE same) AS same, count(DISTINCT answer) > 50 AS varied
+FROM ct_result GROUP BY zone ORDER BY zone;
+SELECT zone, q, answer FROM ct_result WHERE NOT same OR NOT node ORDER BY zone, q LIMIT 5;
+-- a few answers to read: dates up to 10:00 UTC on 30 December 2011 (in
+-- Apia, which went from the 29th to the 31st, both days begin then), local
+-- times up to 07:30 UTC on 8 March 2020 (in EST5EDT, 02:30 and 03:30 both
+-- convert to it), instants up to midnight of that day in each zone
+SELECT zone, answer FROM ct_result
+WHERE q IN ('SELECT count(*) FROM ct WHERE ''2011-12-30 10:00+00''::timestamptz >= d',
+            'SELECT count(*) FROM ct WHERE ''2020-03-08''::date >= z',
+            'SELECT count(*) FROM ct WHERE ''2020-03-08 07:30+00''::timestamptz >= t')
+ORDER BY q, zone;
+-- rows handed back: those within the hour two local times reach (EST5EDT's
+-- 02:30 and 03:30 both convert to 07:30 UTC), a week's around the constant
+-- in the zone whose offsets change by 160 hours, none otherwise
+SET TimeZone = 'EST5EDT,M3.2.0,M11.1.0';
+SELECT cx_counted($q$SELECT count(*) FROM ct WHERE t < '2020-03-08 07:30+00'::timestamptz$q$, 'cpu');
+SELECT cx_counted($q$SELECT count(*) FROM ct WHERE t < '2020-03-08 06:30+00'::timestamptz AND d <= '2020-03-08 06:30+00'::timestamptz$q$, 'cpu');
+SET TimeZone = 'AAA+100BBB-60,M3.2.0,M11.1.0';
+SELECT cx_counted($q$SELECT count(*) FROM ct WHERE t < '2020-03-10 07:30+00'::timestamptz$q$, 'off');
+-- the zone is the one when the scan starts: a prepared statement's
+-- generic plan, a parameter, and stable expressions
+SET plan_cache_mode = force_generic_plan;
+PREPARE ctp(timestamptz, date) AS
+SELECT count(*), count(CASE WHEN t > $1 THEN 1 END), count(CASE WHEN z >= $2 THEN 1 END) FROM ct WHERE d <= $1;
+SET TimeZone = 'UTC';
+EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
+SET TimeZone = 'EST5EDT,M3.2.0,M11.1.0';
+EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
+EXECUTE ctp(NULL, '2020-03-08');
+SET gpu_reduce.bulk_scan = off;
+EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
+SET gpu_reduce.bulk_scan = on;
+EXPLAIN (COSTS OFF) EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
+DEALLOCATE ctp;
+RESET plan_cache_mode;
+SELECT node, same FROM cxq($q$SELECT count(*), count(CASE WHEN t <= now() THEN 1 END) FROM ct WHERE d < now() + interval '1 day' AND z > CURRENT_DATE - 7000$q$);
+-- a timestamptz against another time type column by column keeps PostgreSQL's plan
+SELECT node FROM cxq('SELECT count(*) FROM ct WHERE z < d');
+SELECT node FROM cxq('SELECT count(*) FROM ct WHERE t >= z');
+SELECT node, same FROM cxq('SELECT count(*) FROM ct WHERE t >= d');
+RESET TimeZone;
+DROP TABLE ct, ct_const, ct_result;
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
 DROP TABLE cx;

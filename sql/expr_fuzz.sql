@@ -39,6 +39,11 @@ BEGIN
             IF r < 0.35 THEN RETURN format('d %s date %L', (ARRAY['<', '>=', '='])[1 + floor(random() * 3)::int], date '1990-01-01' + floor(random() * 9000)::int); END IF;
             IF r < 0.42 THEN RETURN format('d < date %L + interval ''1'' year', date '1990-01-01' + floor(random() * 9000)::int); END IF;
             IF r < 0.48 THEN RETURN format('t >= timestamp %L', timestamp '1990-01-01' + floor(random() * 100000) * interval '1 minute'); END IF;
+            -- across the time types, in the session's zone (pg_regress's PST8PDT)
+            IF r < 0.54 THEN RETURN format('%s %s timestamptz %L', (ARRAY['d', 't'])[1 + floor(random() * 2)::int],
+                                           (ARRAY['=', '<>', '<', '<=', '>', '>='])[1 + floor(random() * 6)::int],
+                                           timestamptz '1990-01-01 00:00+00' + floor(random() * 9000 * 96) * interval '15 minutes'); END IF;
+            IF r < 0.57 THEN RETURN format('t %s date %L', (ARRAY['<', '>=', '='])[1 + floor(random() * 3)::int], date '1990-01-01' + floor(random() * 9000)::int); END IF;
             ops := ARRAY['=', '<>', '<', '<=', '>', '>='];
             cls := (ARRAY['i', 'f', 'n'])[1 + floor(random() * 3)::int];
             RETURN '(' || fz_expr(cls, depth - 1) || ' ' || ops[1 + floor(random() * 6)::int] || ' ' || fz_expr(cls, depth - 1) || ')';

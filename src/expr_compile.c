@@ -7,7 +7,9 @@
  * Operators and functions are recognized by their names and argument
  * types, and only PostgreSQL's own (pg_catalog): + - * / % and unary minus,
  * abs, the six comparisons, within and across the integer types, the float
- * types, numeric of a declared scale, and date against timestamp; casts
+ * types, numeric of a declared scale, date against timestamp, and any
+ * two of date, timestamp and timestamptz where one side is a constant (a
+ * range bound at the scan's start in the session's zone); casts
  * among the integers, floats and numerics (to a declared precision and
  * scale too), date to timestamp and back; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
  * TRUE/FALSE, IN lists and = ANY / <> ALL of a constant array.  Constants
@@ -22,6 +24,7 @@
  * (select_div_scale) is not compiled.
  */
 #include "expr_compile.h"
+#include "time_range.h"
 
 #include "catalog/pg_collation.h"
 #include "catalog/pg_database.h"
@@ -220,11 +223,46 @@ const_value(GrExprConst *k, const XVal *v, Datum value, bool isnull)
 	return true;
 }
 
+/* GR_X_CMP_RANGE's code of a time type, and back; 0 and InvalidOid for others. */
+static int
+time_code(Oid type)
+{
+	return type == DATEOID ? GR_XT_DATE : type == TIMESTAMPOID ? GR_XT_TIMESTAMP :
+		type == TIMESTAMPTZOID ? GR_XT_TIMESTAMPTZ : 0;
+}
+
+static Oid
+time_oid(int code)
+{
+	return code == GR_XT_DATE ? DATEOID : code == GR_XT_TIMESTAMP ? TIMESTAMPOID :
+		code == GR_XT_TIMESTAMPTZ ? TIMESTAMPTZOID : InvalidOid;
+}
+
 void
 gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type)
 {
 	XVal		v;
 
+	/* a cross-type time comparison's constant: a range of the other side's values */
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->steps[s].op == GR_X_CMP_RANGE && p->steps[s].c == k)
+		{
+			GrExprConst *c = &p->consts[k];
+			Oid			coltype = time_oid(p->steps[s].w);
+			GrTimeRange r;
+
+			if (!gr_time_cross(coltype, type))
+				elog(ERROR, "gpu_reduce: cannot compare type %u with type %u", coltype, type);
+			memset(c, 0, sizeof(*c));
+			c->isnull = isnull;
+			if (isnull)
+				return;
+			gr_time_range(coltype, type, value, &r);
+			c->i = r.lo;
+			c->dhi = r.hi;
+			c->dlo = r.unsure;
+			return;
+		}
 	if (!type_kind(type, -1, &v) || v.kind == GR_XK_DEC ||
 		!const_value(&p->consts[k], &v, value, isnull))
 		elog(ERROR, "gpu_reduce: cannot bind an expression constant of type %u", type);
@@ -496,6 +534,51 @@ compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
 	out->w = 1;
 	return new_reg(b, &out->reg) &&
 		emit(b, op, cmp, l->kind == GR_XK_BPCHAR, out->reg, l->reg, r->reg, 0);
+}
+
+/*
+ * A comparison across date, timestamp and timestamptz.  With a constant
+ * side (a literal, a parameter, now() - interval) it is a range of the
+ * other side's values, bound at the scan's start in the session's time
+ * zone (time_range.c), so that a row compares as an integer; value against
+ * value, a date converts per row to compare with a timestamp, and a
+ * timestamptz with another type keeps PostgreSQL's plan (the zone's offset
+ * per row).
+ */
+static bool
+time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
+{
+	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
+	bool		rconst = runtime_constant(r);
+	XVal		x;
+	int			k;
+
+	if (rconst == runtime_constant(l))
+	{
+		XVal		lv,
+					rv;
+
+		if (exprType((Node *) l) == TIMESTAMPTZOID || exprType((Node *) r) == TIMESTAMPTZOID)
+			return false;
+		return compile(b, l, &lv) && compile(b, r, &rv) && compare(b, cmp, &lv, &rv, out);
+	}
+	if (!rconst)
+	{
+		Expr	   *t = l;
+
+		l = r;
+		r = t;
+		cmp = flipped[cmp];
+	}
+	if (!compile(b, l, &x) || x.kind != GR_XK_INT || time_code(x.type) == 0 ||
+		!new_const(b, &k))
+		return false;
+	b->bind[k] = b->runtime_of(b->arg, r);
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_CMP_RANGE, cmp, time_code(x.type), out->reg, x.reg, -1, k);
 }
 
 /* Arithmetic of two values: an operator name, its result type. */
@@ -1169,6 +1252,10 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				if (IsA(e, FuncExpr) && list_length(args) == 2 && restype == NUMERICOID &&
 					strcmp(name, "numeric") == 0)
 					return typmod_cast(b, args, out);
+				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
+					restype == BOOLOID &&
+					gr_time_cross(exprType(linitial(args)), exprType(lsecond(args))))
+					return time_compare(b, cmp, linitial(args), lsecond(args), out);
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
@@ -1381,7 +1468,9 @@ gr_expr_check(const GrExprProg *p, int ncols)
 				 (st->op == GR_X_SELECT && (st->b < 0 || st->c < 0 || st->c >= GR_EXPR_MAX_REGS)) ||
 				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)) ||
 				 ((st->op == GR_X_D2I || st->op == GR_X_D2F) && (st->c < 0 || st->c > 36)) ||
-				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)))
+				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)) ||
+				 (st->op == GR_X_CMP_RANGE && (st->c < 0 || st->c >= p->nconsts ||
+											   time_oid(st->w) == InvalidOid)))
 			return false;
 	}
 	for (int o = 0; o < p->nouts; o++)
