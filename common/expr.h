@@ -114,6 +114,12 @@ typedef enum GrExprOp
 	 * scan's start as a range (src/time_range.c; w: the value's GrExprTime)
 	 */
 	GR_X_CMP_RANGE,
+	/*
+	 * a decimal of scale w against numeric constant c bound at the scan's
+	 * start (a parameter: its scale known only then) as the first value of
+	 * scale w at least the constant, and whether it is the constant
+	 */
+	GR_X_CMP_RANGE_D,
 	/* a IN consts[b .. b + c) (an = ANY array; sub: the kind) */
 	GR_X_IN,					/* (w constants from c; b is -1) */
 	/* booleans, SQL's three-valued logic */
@@ -176,7 +182,8 @@ typedef struct GrExprStep
  * A constant: bound at the scan's start (parameters may change).  A
  * GR_X_CMP_RANGE's is a range of the compared value's type: a value below
  * i compares less, above dhi greater, between equal; or, where dlo is 1,
- * only PostgreSQL knows.
+ * only PostgreSQL knows.  A GR_X_CMP_RANGE_D's is a decimal (dlo, dhi) with
+ * i 1 where it equals the constant, 0 where the constant lies below it.
  */
 typedef struct GrExprConst
 {
@@ -1073,6 +1080,23 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 			case GR_X_CMP_D:
 				d->b = gr_expr_cmp_result(a->d > b->d ? 1 : (a->d < b->d ? -1 : 0), st->sub);
 				break;
+			case GR_X_CMP_RANGE_D:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+					gr_int128	lo;
+					int			cmp;
+
+					if (k->isnull)
+					{
+						d->null = true;
+						break;
+					}
+					/* below lo: less; lo itself: equal only if it is the constant */
+					lo = gr_expr_const_dec(k);
+					cmp = a->d < lo ? -1 : (a->d > lo || k->i == 0 ? 1 : 0);
+					d->b = gr_expr_cmp_result(cmp, st->sub);
+					break;
+				}
 			case GR_X_CMP_RANGE:
 				{
 					const GrExprConst *k = &p->consts[st->c];

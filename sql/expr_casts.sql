@@ -59,6 +59,35 @@ BEGIN
     END LOOP;
 END $$;
 
+-- A prepared statement's generic plan, made once, keeps the node whatever
+-- gpu_reduce.bulk_scan says later: native's answer comes from the same
+-- query with the values written in.  px_prepare(name, types, q) prepares q,
+-- whose parameters are written %1$s and %2$s; px_run(name, q, a, b) runs it
+-- with a and b (SQL literals) through the node, the CPU decoder and the
+-- page path, and gives whether both answered as native does, and native's
+-- answer
+CREATE FUNCTION px_prepare(name text, types text, q text) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('PREPARE %s(%s) AS ', name, types) || format(q, '$1', '$2');
+END $$;
+CREATE FUNCTION px_run(name text, q text, a text, b text, OUT same boolean, OUT answer text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    r record;
+    node text;
+    page text;
+BEGIN
+    answer := cx_run(format(q, a, b), 'off', 'on');
+    PERFORM set_config('gpu_reduce.bulk_scan', 'on', true);
+    PERFORM set_config('gpu_reduce.page_path', 'off', true);
+    EXECUTE format('EXECUTE %s(%s, %s)', name, a, b) INTO r;
+    node := r::text;
+    PERFORM set_config('gpu_reduce.page_path', 'cpu', true);
+    EXECUTE format('EXECUTE %s(%s, %s)', name, a, b) INTO r;
+    page := r::text;
+    same := node = answer AND page = answer;
+END $$;
+
 -- edge values, one row per k, and filler rows (k = 0, all NULL) that make
 -- the table worth the node's scan
 CREATE TABLE cx (k int, f8 float8, f4 float4, n2 numeric(20,2), n7 numeric(30,7),
@@ -246,17 +275,14 @@ SELECT cx_counted($q$SELECT count(*) FROM ct WHERE t < '2020-03-10 07:30+00'::ti
 -- the zone is the one when the scan starts: a prepared statement's
 -- generic plan, a parameter, and stable expressions
 SET plan_cache_mode = force_generic_plan;
-PREPARE ctp(timestamptz, date) AS
-SELECT count(*), count(CASE WHEN t > $1 THEN 1 END), count(CASE WHEN z >= $2 THEN 1 END) FROM ct WHERE d <= $1;
-SET TimeZone = 'UTC';
-EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
-SET TimeZone = 'EST5EDT,M3.2.0,M11.1.0';
-EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
-EXECUTE ctp(NULL, '2020-03-08');
-SET gpu_reduce.bulk_scan = off;
-EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
-SET gpu_reduce.bulk_scan = on;
+\set ctq 'SELECT count(*), count(CASE WHEN t > %1$s THEN 1 END), count(CASE WHEN z >= %2$s THEN 1 END) FROM ct WHERE d <= %1$s'
+SELECT px_prepare('ctp', 'timestamptz, date', :'ctq');
 EXPLAIN (COSTS OFF) EXECUTE ctp('2020-03-08 07:30+00', '2020-03-08');
+SET TimeZone = 'UTC';
+SELECT * FROM px_run('ctp', :'ctq', '''2020-03-08 07:30+00''::timestamptz', '''2020-03-08''::date');
+SET TimeZone = 'EST5EDT,M3.2.0,M11.1.0';
+SELECT * FROM px_run('ctp', :'ctq', '''2020-03-08 07:30+00''::timestamptz', '''2020-03-08''::date');
+SELECT * FROM px_run('ctp', :'ctq', 'NULL::timestamptz', '''2020-03-08''::date');
 DEALLOCATE ctp;
 RESET plan_cache_mode;
 SELECT node, same FROM cxq($q$SELECT count(*), count(CASE WHEN t <= now() THEN 1 END) FROM ct WHERE d < now() + interval '1 day' AND z > CURRENT_DATE - 7000$q$);
@@ -266,7 +292,38 @@ SELECT node FROM cxq('SELECT count(*) FROM ct WHERE t >= z');
 SELECT node, same FROM cxq('SELECT count(*) FROM ct WHERE t >= d');
 RESET TimeZone;
 DROP TABLE ct, ct_const, ct_result;
+
+-- numeric parameters, whose scale is known only when the scan starts: in a
+-- generic plan a comparison with one binds it as its place among the other
+-- side's values (a column's scale, an integer's, a product's), for any
+-- scale, NULL, NaN, the infinities and values past 128 bits
+CREATE TABLE cn (a int, p numeric(12,2), q numeric(10,4));
+INSERT INTO cn
+SELECT g % 100 - 50, (g % 2000) / 100.0 - 5, CASE WHEN g % 7 <> 0 THEN (g % 3000) / 1000.0 - 1 END
+FROM generate_series(1, 20000) g;
+ANALYZE cn;
+SET plan_cache_mode = force_generic_plan;
+\set cnq 'SELECT count(*), sum(q), count(CASE WHEN p > %1$s THEN 1 END), count(CASE WHEN %1$s >= q THEN 1 END), count(CASE WHEN p = %1$s THEN 1 END), count(CASE WHEN p * q >= %2$s THEN 1 END), count(CASE WHEN a < %2$s THEN 1 END), count(CASE WHEN %2$s = q THEN 1 END) FROM cn WHERE p <> %2$s + 1'
+SELECT px_prepare('cnp', 'numeric, numeric', :'cnq');
+EXPLAIN (COSTS OFF) EXECUTE cnp(1.5, 0);
+SELECT v1, v2, (px_run('cnp', :'cnq', quote_nullable(v1) || '::numeric', quote_nullable(v2) || '::numeric')).*
+FROM (VALUES (1.5, 0), (1.505, 1.5), (1.5049999999, -2.25), (-3.333333333333, 2),
+             (0, 0.00), (NULL, 1), (1, NULL), ('NaN', 'NaN'), ('Infinity', '-Infinity'),
+             ('-Infinity', 'Infinity'), (1e30, -1e40),
+             (-123456789012345678901234567890.123456, 1e-20), (2.995, 0.0000000001),
+             (15, -0.8), (-0.005, 0.995), (1.7e38, -1.7e38), (-1.7e38, 1.7e38)) v(v1, v2);
+-- through the page path, no row handed back
+\set cnq2 'SELECT count(*), sum(q) FROM cn WHERE p > %1$s AND q <= %1$s + %2$s'
+SELECT px_prepare('cnq', 'numeric, numeric', :'cnq2');
+SELECT v, (px_run('cnq', :'cnq2', quote_literal(v) || '::numeric', '0.001')).*
+FROM unnest(ARRAY[1.505, -0.5, 'NaN']::numeric[]) v;
+SELECT cx_counted('EXECUTE cnq(1.505, 0.001)', 'cpu');
+DEALLOCATE cnp;
+DEALLOCATE cnq;
+RESET plan_cache_mode;
+DROP TABLE cn;
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
 DROP TABLE cx;
-DROP FUNCTION cx_run(text, text, text), cxq(text), cx_each(text, int), cx_counted(text, text);
+DROP FUNCTION cx_run(text, text, text), cxq(text), cx_each(text, int), cx_counted(text, text),
+    px_prepare(text, text, text), px_run(text, text, text, text);

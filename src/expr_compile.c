@@ -20,8 +20,9 @@
  *
  * Numeric values are int128s times 10^scale with the scales numeric.c
  * gives: a column's is its type modifier's, a sum's and difference's the
- * larger of its operands', a product's the sum of theirs.  Numeric division
- * (select_div_scale) is not compiled.
+ * larger of its operands', a product's the sum of theirs.  A numeric
+ * parameter, whose scale is known only at the scan's start, is compiled in
+ * comparisons only.  Numeric division (select_div_scale) is not compiled.
  */
 #include "expr_compile.h"
 #include "time_range.h"
@@ -238,10 +239,92 @@ time_oid(int code)
 		code == GR_XT_TIMESTAMPTZ ? TIMESTAMPTZOID : InvalidOid;
 }
 
+/*
+ * A numeric constant as a GR_X_CMP_RANGE_D compares it with values of a
+ * scale: the first of them at least the constant (its decimal digits, read
+ * from numeric_out, cut at the scale and rounded up), and whether it is
+ * the constant.  NaN (above every number), the infinities and values past
+ * any register's are the ends of the int128 range.
+ */
+static void
+bind_numeric_range(GrExprConst *c, Datum value, int scale)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	bool		neg = s[0] == '-';
+	const char *p = s + neg;
+	unsigned __int128 acc = 0;
+	const unsigned __int128 lim = ((unsigned __int128) 1 << 127) - 2;
+	bool		exact = true;
+	bool		big = false;
+	int			frac = -1;		/* fraction digits taken so far; -1 before the point */
+	gr_int128	lo;
+
+	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0 || strcmp(s, "-Infinity") == 0)
+	{
+		neg = s[0] == '-';
+		big = true;
+	}
+	for (; !big && *p; p++)
+	{
+		if (*p == '.')
+		{
+			frac = 0;
+			continue;
+		}
+		if (frac >= scale)
+		{
+			exact = exact && *p == '0';
+			continue;
+		}
+		/* (a check before the step: acc * 10 + 9 stays within 128 bits) */
+		big = acc > lim / 10;
+		acc = big ? acc : acc * 10 + (unsigned) (*p - '0');
+		big = big || acc > lim;
+		if (frac >= 0)
+			frac++;
+	}
+	/* the digits the scale has that the constant does not */
+	for (int i = Max(frac, 0); !big && i < scale; i++)
+	{
+		big = acc > lim / 10;
+		acc *= 10;
+		big = big || acc > lim;
+	}
+	if (big)
+	{
+		/* beyond every value: the constant lies above (or below) them all */
+		lo = neg ? -(gr_int128) lim - 2 : (gr_int128) lim + 1;
+		exact = false;
+	}
+	else
+	{
+		/* the value cut to the scale; above it, a positive constant rounds up */
+		lo = neg ? -(gr_int128) acc : (gr_int128) acc;
+		if (!exact && !neg)
+			lo += 1;
+	}
+	memset(c, 0, sizeof(*c));
+	set_dec(c, lo);
+	c->i = exact;
+}
+
 void
 gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type)
 {
 	XVal		v;
+
+	/* a numeric constant a decimal compares with: its place among the scale's values */
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->steps[s].op == GR_X_CMP_RANGE_D && p->steps[s].c == k)
+		{
+			if (type != NUMERICOID)
+				elog(ERROR, "gpu_reduce: cannot compare a numeric with type %u", type);
+			memset(&p->consts[k], 0, sizeof(GrExprConst));
+			p->consts[k].isnull = isnull;
+			if (!isnull)
+				bind_numeric_range(&p->consts[k], value, p->steps[s].w);
+			return;
+		}
 
 	/* a cross-type time comparison's constant: a range of the other side's values */
 	for (int s = 0; s < p->nsteps; s++)
@@ -579,6 +662,41 @@ time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 	out->w = 1;
 	return new_reg(b, &out->reg) &&
 		emit(b, GR_X_CMP_RANGE, cmp, time_code(x.type), out->reg, x.reg, -1, k);
+}
+
+/*
+ * A numeric comparison with a constant whose scale is known only at the
+ * scan's start (a parameter, a stable expression of one): the constant is
+ * bound then as its place among the values of the other side's scale, so
+ * any constant compares exactly (NULL, NaN and the infinities included).
+ */
+static bool
+numeric_param_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
+{
+	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
+	XVal		x;
+	int			k;
+
+	if (!IsA(r, Const) && runtime_constant(r))
+		;
+	else if (!IsA(l, Const) && runtime_constant(l))
+	{
+		Expr	   *t = l;
+
+		l = r;
+		r = t;
+		cmp = flipped[cmp];
+	}
+	else
+		return false;
+	if (runtime_constant(l) || !compile(b, l, &x) || x.kind != GR_XK_DEC || !new_const(b, &k))
+		return false;
+	b->bind[k] = b->runtime_of(b->arg, r);
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_CMP_RANGE_D, cmp, x.scale, out->reg, x.reg, -1, k);
 }
 
 /* Arithmetic of two values: an operator name, its result type. */
@@ -1256,6 +1374,12 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 					restype == BOOLOID &&
 					gr_time_cross(exprType(linitial(args)), exprType(lsecond(args))))
 					return time_compare(b, cmp, linitial(args), lsecond(args), out);
+				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
+					restype == BOOLOID && exprType(linitial(args)) == NUMERICOID &&
+					exprType(lsecond(args)) == NUMERICOID &&
+					((!IsA(linitial(args), Const) && runtime_constant(linitial(args))) ||
+					 (!IsA(lsecond(args), Const) && runtime_constant(lsecond(args)))))
+					return numeric_param_compare(b, cmp, linitial(args), lsecond(args), out);
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
@@ -1470,7 +1594,9 @@ gr_expr_check(const GrExprProg *p, int ncols)
 				 ((st->op == GR_X_D2I || st->op == GR_X_D2F) && (st->c < 0 || st->c > 36)) ||
 				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)) ||
 				 (st->op == GR_X_CMP_RANGE && (st->c < 0 || st->c >= p->nconsts ||
-											   time_oid(st->w) == InvalidOid)))
+											   time_oid(st->w) == InvalidOid)) ||
+				 (st->op == GR_X_CMP_RANGE_D && (st->c < 0 || st->c >= p->nconsts ||
+												 st->w > GR_EXPR_MAX_SCALE)))
 			return false;
 	}
 	for (int o = 0; o < p->nouts; o++)
