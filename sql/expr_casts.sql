@@ -59,6 +59,18 @@ BEGIN
     END LOOP;
 END $$;
 
+-- the plan's node lines
+CREATE FUNCTION cx_plan(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line ~ 'Gather|GpuReduce|Aggregate' THEN
+            RETURN NEXT trim(line);
+        END IF;
+    END LOOP;
+END $$;
+
 -- A prepared statement's generic plan, made once, keeps the node whatever
 -- gpu_reduce.bulk_scan says later: native's answer comes from the same
 -- query with the values written in.  px_prepare(name, types, q) prepares q,
@@ -286,6 +298,18 @@ SELECT * FROM px_run('ctp', :'ctq', 'NULL::timestamptz', '''2020-03-08''::date')
 DEALLOCATE ctp;
 RESET plan_cache_mode;
 SELECT node, same FROM cxq($q$SELECT count(*), count(CASE WHEN t <= now() THEN 1 END) FROM ct WHERE d < now() + interval '1 day' AND z > CURRENT_DATE - 7000$q$);
+-- parallel workers bind the constants in the session's zone too
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT node, same, answer, (SELECT string_agg(l, ' ') FROM cx_plan(q) l) AS plan
+FROM (SELECT $q$SELECT count(*), count(CASE WHEN t >= '2020-03-08 07:30+00'::timestamptz THEN 1 END) FROM ct WHERE d < '2020-03-08 07:30+00'::timestamptz OR z >= '2020-11-01'::date$q$ AS q) x,
+     cxq(q);
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 -- a timestamptz against another time type column by column keeps PostgreSQL's plan
 SELECT node FROM cxq('SELECT count(*) FROM ct WHERE z < d');
 SELECT node FROM cxq('SELECT count(*) FROM ct WHERE t >= z');
@@ -326,4 +350,4 @@ RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
 DROP TABLE cx;
 DROP FUNCTION cx_run(text, text, text), cxq(text), cx_each(text, int), cx_counted(text, text),
-    px_prepare(text, text, text), px_run(text, text, text, text);
+    px_prepare(text, text, text), px_run(text, text, text, text), cx_plan(text);
