@@ -24,8 +24,9 @@ EXCEPTION WHEN OTHERS THEN
     RETURN 'ERROR ' || SQLSTATE || ' ' || SQLERRM;
 END $$;
 
--- cxq(q): whether the node takes q, whether its answers (CPU decoder and
--- page path) are native's, and native's answer
+-- cxq(q): whether the node takes q, whether its answers (page_path on: the
+-- GPU's page path on a GPU host, else the CPU decoder; and the page path run
+-- by the backend) are native's, and native's answer
 CREATE FUNCTION cxq(q text, OUT node boolean, OUT same boolean, OUT answer text)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -36,7 +37,7 @@ BEGIN
         node := node OR line LIKE '%GpuReduce%';
     END LOOP;
     answer := cx_run(q, 'off', 'on');
-    same := cx_run(q, 'on', 'off') IS NOT DISTINCT FROM answer AND
+    same := cx_run(q, 'on', 'on') IS NOT DISTINCT FROM answer AND
             cx_run(q, 'on', 'cpu') IS NOT DISTINCT FROM answer;
 END $$;
 
@@ -75,9 +76,8 @@ END $$;
 -- gpu_reduce.bulk_scan says later: native's answer comes from the same
 -- query with the values written in.  px_prepare(name, types, q) prepares q,
 -- whose parameters are written %1$s and %2$s; px_run(name, q, a, b) runs it
--- with a and b (SQL literals) through the node, the CPU decoder and the
--- page path, and gives whether both answered as native does, and native's
--- answer
+-- with a and b (SQL literals) through the node as cxq does, and gives
+-- whether both runs answered as native does, and native's answer
 CREATE FUNCTION px_prepare(name text, types text, q text) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     EXECUTE format('PREPARE %s(%s) AS ', name, types) || format(q, '$1', '$2');
@@ -91,7 +91,7 @@ DECLARE
 BEGIN
     answer := cx_run(format(q, a, b), 'off', 'on');
     PERFORM set_config('gpu_reduce.bulk_scan', 'on', true);
-    PERFORM set_config('gpu_reduce.page_path', 'off', true);
+    PERFORM set_config('gpu_reduce.page_path', 'on', true);
     EXECUTE format('EXECUTE %s(%s, %s)', name, a, b) INTO r;
     node := r::text;
     PERFORM set_config('gpu_reduce.page_path', 'cpu', true);
@@ -199,8 +199,11 @@ DROP TABLE cy;
 -- the range of the column's values that compare equal to it (a row within a
 -- range the node is not sure of goes to PostgreSQL).  Rows every 7 minutes
 -- (and days) around DST transitions and a skipped day, in zones given by
--- POSIX rules (no zone file needed) and by tzdata, one with offsets of
--- 100 and 60 hours; each constant against each column, all six operators
+-- POSIX rules (no zone file needed): US rules, a transition at midnight, the
+-- southern hemisphere, a day skipped and one repeated (-10 to +14 hours on
+-- the last Friday of December, as Pacific/Apia skipped 30 December 2011),
+-- offsets of 100 and 60 hours; each constant against each column, all six
+-- operators
 CREATE TABLE ct (d date, t timestamp, z timestamptz);
 INSERT INTO ct
 SELECT a::date + k / 20, a + k * interval '7 minutes', (a + k * interval '7 minutes') AT TIME ZONE 'UTC'
@@ -252,7 +255,7 @@ BEGIN
                 format('SELECT count(*) FROM ct WHERE %2$s >= %1$s', col, k),
                 format('SELECT count(*) FROM ct WHERE %2$s < %1$s AND %1$s <> %2$s', col, k)] LOOP
                 FOREACH zone IN ARRAY ARRAY['UTC', 'EST5EDT,M3.2.0,M11.1.0', '<-03>3<-02>,M10.3.0/0,M2.3.0/0',
-                                            'AEST-10AEDT,M10.1.0,M4.1.0/3', 'Pacific/Apia',
+                                            'AEST-10AEDT,M10.1.0,M4.1.0/3', '<-10>10<+14>-14,M12.5.5/0,M4.1.0/0',
                                             'AAA+100BBB-60,M3.2.0,M11.1.0'] LOOP
                     PERFORM set_config('TimeZone', zone, false);
                     r := cxq(q);
@@ -267,8 +270,8 @@ SELECT zone, count(*) AS queries, count(*) FILTER (WHERE node) AS through_node,
        count(*) FILTER (WHERE same) AS same, count(DISTINCT answer) > 50 AS varied
 FROM ct_result GROUP BY zone ORDER BY zone;
 SELECT zone, q, answer FROM ct_result WHERE NOT same OR NOT node ORDER BY zone, q LIMIT 5;
--- a few answers to read: dates up to 10:00 UTC on 30 December 2011 (in
--- Apia, which went from the 29th to the 31st, both days begin then), local
+-- a few answers to read: dates up to 10:00 UTC on 30 December 2011 (where
+-- the clock goes from the 29th to the 31st, both days begin then), local
 -- times up to 07:30 UTC on 8 March 2020 (in EST5EDT, 02:30 and 03:30 both
 -- convert to it), instants up to midnight of that day in each zone
 SELECT zone, answer FROM ct_result
