@@ -29,6 +29,7 @@
 #ifndef GR_EXPR_H
 #define GR_EXPR_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -100,9 +101,25 @@ typedef enum GrExprOp
 	/* conversions */
 	GR_X_I2F,					/* int to double (w 4: to float) */
 	GR_X_I2D,					/* int to decimal of scale 0 */
+	GR_X_F2I,					/* double to int, rint's rounding; must fit w bytes */
+	GR_X_D2I,					/* decimal of scale c to int, half away from zero; fits w */
+	GR_X_D2F,					/* decimal of scale c to double (w 4: float) if exact */
+	GR_X_TYPMOD_D,				/* decimal to scale + c (c < 0: rounded), below 10^w */
 	GR_X_DATE2TS,				/* date (days) to timestamp (microseconds) */
+	GR_X_TS2DATE,				/* timestamp to date (the day it falls in) */
 	/* comparisons (sub: GrExprCmp) of two registers of one kind */
 	GR_X_CMP_I, GR_X_CMP_F, GR_X_CMP_D,
+	/*
+	 * a time value against constant c of another time type, bound at the
+	 * scan's start as a range (src/time_range.c; w: the value's GrExprTime)
+	 */
+	GR_X_CMP_RANGE,
+	/*
+	 * a decimal of scale w against numeric constant c bound at the scan's
+	 * start (a parameter: its scale known only then) as the first value of
+	 * scale w at least the constant, and whether it is the constant
+	 */
+	GR_X_CMP_RANGE_D,
 	/* a IN consts[b .. b + c) (an = ANY array; sub: the kind) */
 	GR_X_IN,					/* (w constants from c; b is -1) */
 	/* booleans, SQL's three-valued logic */
@@ -126,6 +143,14 @@ typedef enum GrExprOp
 } GrExprOp;
 
 #define GR_X_LAST GR_X_DATETRUNC
+
+/* the time type of a value GR_X_CMP_RANGE compares (GrExprStep.w) */
+typedef enum GrExprTime
+{
+	GR_XT_DATE = 1,
+	GR_XT_TIMESTAMP,
+	GR_XT_TIMESTAMPTZ
+} GrExprTime;
 
 /* fields of EXTRACT, date_part and date_trunc */
 typedef enum GrExprField
@@ -153,7 +178,13 @@ typedef struct GrExprStep
 	int16_t		c;
 } GrExprStep;
 
-/* A constant: bound at the scan's start (parameters may change). */
+/*
+ * A constant: bound at the scan's start (parameters may change).  A
+ * GR_X_CMP_RANGE's is a range of the compared value's type: a value below
+ * i compares less, above dhi greater, between equal; or, where dlo is 1,
+ * only PostgreSQL knows.  A GR_X_CMP_RANGE_D's is a decimal (dlo, dhi) with
+ * i 1 where it equals the constant, 0 where the constant lies below it.
+ */
 typedef struct GrExprConst
 {
 	uint8_t		isnull;
@@ -311,6 +342,110 @@ gr_mul64(int64_t a, int64_t b, int64_t *r)
 
 /* |v| < 2^126: room to add two of them, or scale by small powers, safely */
 #define GR_DEC_SAFE ((gr_int128) 1 << 126)
+
+/*
+ * a * 10^k (0 <= k <= 36), aligning a decimal to a larger scale; false where
+ * the product could pass 2^126 (the row handed back).  The interpreter's
+ * RESCALE_D and the compiler's scaling of a literal ask this one predicate.
+ */
+GR_HOSTDEV bool
+gr_dec_rescale(gr_int128 a, int k, gr_int128 *r)
+{
+	gr_int128	m;
+
+	/* the common case: 64 bits times at most 10^18 stays below 2^126 */
+	if (k <= 18 && a <= INT64_MAX && a >= -INT64_MAX)
+	{
+		*r = a * gr_expr_pow10_64(k);
+		return true;
+	}
+	if (k > 36)
+		return false;
+	m = gr_expr_pow10(k);
+	if (a >= GR_DEC_SAFE / m || a <= -GR_DEC_SAFE / m)
+		return false;
+	*r = a * m;
+	return true;
+}
+
+/*
+ * a / 10^k (0 <= k <= 36) rounded half away from zero, as numeric.c's
+ * round_var rounds (numeric to an integer, or to a smaller declared scale).
+ */
+GR_HOSTDEV gr_int128
+gr_dec_round(gr_int128 a, int k)
+{
+	gr_int128	m,
+				q,
+				r;
+
+	if (k == 0)
+		return a;
+	/* the common case in 64 bits: a constant divisor per k */
+	if (k <= 18 && a <= INT64_MAX && a >= -INT64_MAX)
+	{
+		int64_t		v = (int64_t) a,
+					q64,
+					r64,
+					m64 = gr_expr_pow10_64(k);
+
+		gr_div_pow10_64(v, k, &q64);
+		r64 = v - q64 * m64;
+		if (r64 < 0)
+			r64 = -r64;
+		/* 2r >= m, without doubling */
+		if (r64 >= m64 - r64)
+			q64 += v < 0 ? -1 : 1;
+		return q64;
+	}
+	m = gr_expr_pow10(k);
+	q = a / m;
+	r = a % m;
+	if (r < 0)
+		r = -r;
+	if (r >= m - r)
+		q += a < 0 ? -1 : 1;
+	return q;
+}
+
+/*
+ * A decimal of scale s as the double (w 8) or float (w 4) nearest it, as
+ * numeric_float8's float8in (strtod) rounds it, where that is certain
+ * here: an integer exact in the type over a power of ten exact in it is
+ * one correctly rounded division (Clinger's fast path); false otherwise.
+ */
+GR_HOSTDEV bool
+gr_dec_to_float(gr_int128 a, int s, int w, double *r)
+{
+	const gr_int128 lim = w == 8 ? (gr_int128) 1 << 53 : (gr_int128) 1 << 24;
+	const int	maxs = w == 8 ? 22 : 10;
+
+	/* trailing zeros: the same value at a smaller scale */
+	while ((a > lim || a < -lim || s > maxs) && s > 0 && a % 10 == 0)
+	{
+		a /= 10;
+		s--;
+	}
+	if (a > lim || a < -lim || s > maxs)
+		return false;
+	if (w == 8)
+	{
+		double		p = 1.0;
+
+		for (int i = 0; i < s; i++)
+			p *= 10.0;
+		*r = (double) (int64_t) a / p;
+	}
+	else
+	{
+		float		p = 1.0f;
+
+		for (int i = 0; i < s; i++)
+			p *= 10.0f;
+		*r = (double) ((float) (int64_t) a / p);
+	}
+	return true;
+}
 
 /* a * b for values of at most 64 bits of magnitude each; false if either is wider */
 GR_HOSTDEV bool
@@ -858,26 +993,56 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				d->d = a->d < 0 ? -a->d : a->d;
 				break;
 			case GR_X_RESCALE_D:
-				{
-					gr_int128	m;
-
-					/* the common case: 64 bits times at most 10^18 stays below 2^126 */
-					if (st->c <= 18 && a->d <= INT64_MAX && a->d >= -INT64_MAX)
-					{
-						d->d = a->d * gr_expr_pow10_64(st->c);
-						break;
-					}
-					m = gr_expr_pow10(st->c);
-					if (st->c > 36 || a->d >= GR_DEC_SAFE / m || a->d <= -GR_DEC_SAFE / m)
-						return GR_EXPR_FALLBACK;
-					d->d = a->d * m;
-					break;
-				}
+				if (!gr_dec_rescale(a->d, st->c, &d->d))
+					return GR_EXPR_FALLBACK;
+				break;
 			case GR_X_I2F:
 				d->f = st->w == 4 ? (double) (float) a->i : (double) a->i;
 				break;
 			case GR_X_I2D:
 				d->d = a->i;
+				break;
+			case GR_X_F2I:
+				{
+					/* dtoi4 and its kin: rint, then NaN or out of range is an error */
+					double		v = rint(a->f);
+					double		lim = st->w == 2 ? 32768.0 : st->w == 4 ? 2147483648.0 :
+						9223372036854775808.0;
+
+					if (!(v >= -lim && v < lim))
+						return GR_EXPR_FALLBACK;
+					d->i = (int64_t) v;
+					break;
+				}
+			case GR_X_D2I:
+				{
+					gr_int128	q = gr_dec_round(a->d, st->c);
+
+					if (q > INT64_MAX || q < INT64_MIN || !gr_expr_fits((int64_t) q, st->w))
+						return GR_EXPR_FALLBACK;
+					d->i = (int64_t) q;
+					break;
+				}
+			case GR_X_D2F:
+				if (!gr_dec_to_float(a->d, st->c, st->w, &d->f))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_TYPMOD_D:
+				/* apply_typmod: rounded to the scale, then fewer than w integer digits */
+				if (st->c >= 0)
+				{
+					if (!gr_dec_rescale(a->d, st->c, &d->d))
+						return GR_EXPR_FALLBACK;
+				}
+				else
+					d->d = gr_dec_round(a->d, -st->c);
+				if (st->w > 0)
+				{
+					gr_int128	lim = gr_expr_pow10(st->w);
+
+					if (d->d >= lim || d->d <= -lim)
+						return GR_EXPR_FALLBACK;
+				}
 				break;
 			case GR_X_DATE2TS:
 				if (a->i == GR_DATE_NOBEGIN)
@@ -889,6 +1054,23 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				else
 					d->i = a->i * GR_USECS_PER_DAY;
 				break;
+			case GR_X_TS2DATE:
+				/* timestamp_date: the infinities to the date's, else the day (floor) */
+				if (a->i == GR_TS_NOBEGIN)
+					d->i = GR_DATE_NOBEGIN;
+				else if (a->i == GR_TS_NOEND)
+					d->i = GR_DATE_NOEND;
+				else
+				{
+					int64_t		days = a->i / GR_USECS_PER_DAY;
+
+					if (a->i % GR_USECS_PER_DAY < 0)
+						days--;
+					if (days + 2451545 < 0)
+						return GR_EXPR_FALLBACK;	/* before Julian day 0: no timestamp */
+					d->i = days;
+				}
+				break;
 			case GR_X_CMP_I:
 				d->b = gr_expr_cmp_result(a->i > b->i ? 1 : (a->i < b->i ? -1 : 0), st->sub);
 				break;
@@ -898,6 +1080,39 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 			case GR_X_CMP_D:
 				d->b = gr_expr_cmp_result(a->d > b->d ? 1 : (a->d < b->d ? -1 : 0), st->sub);
 				break;
+			case GR_X_CMP_RANGE_D:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+					gr_int128	lo;
+					int			cmp;
+
+					if (k->isnull)
+					{
+						d->null = true;
+						break;
+					}
+					/* below lo: less; lo itself: equal only if it is the constant */
+					lo = gr_expr_const_dec(k);
+					cmp = a->d < lo ? -1 : (a->d > lo || k->i == 0 ? 1 : 0);
+					d->b = gr_expr_cmp_result(cmp, st->sub);
+					break;
+				}
+			case GR_X_CMP_RANGE:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+					int			cmp;
+
+					if (k->isnull)
+					{
+						d->null = true;
+						break;
+					}
+					cmp = a->i < k->i ? -1 : (a->i > k->dhi ? 1 : 0);
+					if (cmp == 0 && k->dlo != 0)
+						return GR_EXPR_FALLBACK;
+					d->b = gr_expr_cmp_result(cmp, st->sub);
+					break;
+				}
 			case GR_X_CMP_T:
 				d->b = gr_expr_cmp_result(gr_text_cmp(a->t.p, a->t.len, b->t.p, b->t.len,
 													  st->w == 1), st->sub);

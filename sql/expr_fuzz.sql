@@ -39,6 +39,11 @@ BEGIN
             IF r < 0.35 THEN RETURN format('d %s date %L', (ARRAY['<', '>=', '='])[1 + floor(random() * 3)::int], date '1990-01-01' + floor(random() * 9000)::int); END IF;
             IF r < 0.42 THEN RETURN format('d < date %L + interval ''1'' year', date '1990-01-01' + floor(random() * 9000)::int); END IF;
             IF r < 0.48 THEN RETURN format('t >= timestamp %L', timestamp '1990-01-01' + floor(random() * 100000) * interval '1 minute'); END IF;
+            -- across the time types, in the session's zone (pg_regress's PST8PDT)
+            IF r < 0.54 THEN RETURN format('%s %s timestamptz %L', (ARRAY['d', 't'])[1 + floor(random() * 2)::int],
+                                           (ARRAY['=', '<>', '<', '<=', '>', '>='])[1 + floor(random() * 6)::int],
+                                           timestamptz '1990-01-01 00:00+00' + floor(random() * 9000 * 96) * interval '15 minutes'); END IF;
+            IF r < 0.57 THEN RETURN format('t %s date %L', (ARRAY['<', '>=', '='])[1 + floor(random() * 3)::int], date '1990-01-01' + floor(random() * 9000)::int); END IF;
             ops := ARRAY['=', '<>', '<', '<=', '>', '>='];
             cls := (ARRAY['i', 'f', 'n'])[1 + floor(random() * 3)::int];
             RETURN '(' || fz_expr(cls, depth - 1) || ' ' || ops[1 + floor(random() * 6)::int] || ' ' || fz_expr(cls, depth - 1) || ')';
@@ -69,6 +74,18 @@ BEGIN
     END IF;
     IF random() < 0.12 THEN
         RETURN (ARRAY['-', 'abs'])[1 + floor(random() * 2)::int] || '(' || fz_expr(cls, depth - 1) || ')';
+    END IF;
+    IF random() < 0.1 THEN
+        -- casts across the classes: rint, half away from zero, a declared
+        -- precision and scale (errors where out of range)
+        IF cls = 'i' THEN
+            RETURN '(' || fz_expr((ARRAY['f', 'n'])[1 + floor(random() * 2)::int], depth - 1) || ')::' ||
+                   (ARRAY['int2', 'int4', 'int8'])[1 + floor(random() * 3)::int];
+        ELSIF cls = 'f' THEN
+            RETURN '(' || fz_expr('n', depth - 1) || ')::' || (ARRAY['float4', 'float8'])[1 + floor(random() * 2)::int];
+        END IF;
+        RETURN '(' || fz_expr((ARRAY['n', 'i'])[1 + floor(random() * 2)::int], depth - 1) || ')::' ||
+               (ARRAY['numeric(12,1)', 'numeric(8,3)', 'numeric(7,0)'])[1 + floor(random() * 3)::int];
     END IF;
     IF cls <> 'n' AND random() < 0.15 THEN
         r := random();

@@ -178,8 +178,8 @@ DROP POLICY ex_small ON ex;
 REVOKE SELECT ON ex FROM ex_reader;
 DROP ROLE ex_reader;
 
--- a date column against timestamp constants: at midnight the page loop
--- compares the day itself (every operator, both sides), elsewhere the program
+-- a date column against timestamp constants: the page loop compares the
+-- first or last day on either side of the constant (every operator, both sides)
 SELECT * FROM exq($q$SELECT count(*), sum(a) FROM ex WHERE d < date '1994-01-01' + interval '1' year AND d >= timestamp '1993-01-01'$q$);
 SELECT * FROM exq($q$SELECT count(*) FROM ex WHERE d <= timestamp '1995-03-01 00:00' AND timestamp '1993-02-01' < d$q$);
 SELECT * FROM exq($q$SELECT count(*) FROM ex WHERE d > timestamp '1997-01-01 12:00' AND d <> timestamp '1997-06-30'$q$);

@@ -71,6 +71,7 @@
 #include "utils/selfuncs.h"
 #include "utils/typcache.h"
 #include "tuple_decode.h"
+#include "time_range.h"
 
 bool		gr_bulk_scan = true;
 int			gr_native_aggregates = GR_NATIVE_ON;
@@ -453,7 +454,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 
 /* Add a comparison the page loop evaluates to a table. */
 static void
-add_qual(BulkTable *t, int col, int op, int kind, int width, int expr)
+add_qual(BulkTable *t, int col, int op, int kind, int width, int expr, Oid timetype)
 {
 	GrScanQual *q = palloc0(sizeof(GrScanQual));
 
@@ -462,6 +463,7 @@ add_qual(BulkTable *t, int col, int op, int kind, int width, int expr)
 	q->kind = kind;
 	q->width = width;
 	q->expr = expr;
+	q->timetype = timetype;
 	t->quals = lappend(t->quals, q);
 }
 
@@ -476,35 +478,14 @@ btree_family(Oid typid)
 
 /*
  * Describe one WHERE clause as a comparison the page loop evaluates; false
- * if it is anything else.
+ * if it is anything else.  A time column compares with a constant of
+ * another time type where the constant's range (time_range.c), bound at
+ * the scan's start, is certain and at most one value: a date against a
+ * timestamp (TPC-H's date '1994-01-01' + interval '1' year, compared as
+ * the day), a timestamp against a date, a timestamptz against either (in
+ * the session's time zone); a date or a timestamp against a timestamptz
+ * is the expression program's, which can hand a row back.
  */
-/*
- * A date column's bound: a timestamp constant at midnight (TPC-H's date
- * '1994-01-01' + interval '1' year) as that day, so that the page loop
- * compares it before any program runs (a day as a timestamp is its
- * midnight, so each operator keeps its meaning, infinities included); any
- * other constant as it is.
- */
-static Node *
-date_bound(Node *col, Node *other)
-{
-	Const	   *c = (Const *) other;
-	Timestamp	ts;
-	int64		days;
-
-	if (exprType(col) != DATEOID || !IsA(other, Const) || c->consttype != TIMESTAMPOID ||
-		c->constisnull)
-		return other;
-	ts = DatumGetTimestamp(c->constvalue);
-	if (TIMESTAMP_NOT_FINITE(ts) || ts % USECS_PER_DAY != 0)
-		return other;
-	days = ts / USECS_PER_DAY;
-	if (!IS_VALID_DATE(days))
-		return other;
-	return (Node *) makeConst(DATEOID, -1, InvalidOid, sizeof(DateADT),
-							  DateADTGetDatum((DateADT) days), false, true);
-}
-
 static bool
 bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 {
@@ -522,7 +503,8 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		if (nt->argisrow || !is_table_column(t->relid, (Node *) nt->arg))
 			return false;
 		add_qual(t, bulk_col(t, ((Var *) nt->arg)->varattno),
-				 nt->nulltesttype == IS_NULL ? GR_QUAL_ISNULL : GR_QUAL_NOTNULL, 0, 0, -1);
+				 nt->nulltesttype == IS_NULL ? GR_QUAL_ISNULL : GR_QUAL_NOTNULL, 0, 0, -1,
+				 InvalidOid);
 		return true;
 	}
 	if (IsA(clause, OpExpr))
@@ -532,6 +514,7 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		Oid			family;
 		int			strategy;
 		Oid			ctype;
+		Oid			timetype;
 
 		if (list_length(oe->args) != 2)
 			return false;
@@ -540,12 +523,13 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		other = commuted ? linitial(oe->args) : lsecond(oe->args);
 		if (!is_table_column(t->relid, col) || !(IsA(other, Const) || IsA(other, Param)))
 			return false;
-		other = date_bound(col, other);
 		type = gr_type_of_oid(exprType(col));
 		ctype = exprType(other);
+		timetype = gr_time_cross(exprType(col), ctype) ? exprType(col) : InvalidOid;
 		/* a column compares with constants of its class (integers, floats, one time type) */
-		if (type == 0 || gr_type_of_oid(ctype) == 0 || gr_type_info(type)->qual_class == 0 ||
-			gr_type_info(type)->qual_class != gr_type_info(gr_type_of_oid(ctype))->qual_class)
+		if (OidIsValid(timetype) ? !gr_time_cross_exact(timetype, ctype) :
+			(type == 0 || gr_type_of_oid(ctype) == 0 || gr_type_info(type)->qual_class == 0 ||
+			 gr_type_info(type)->qual_class != gr_type_info(gr_type_of_oid(ctype))->qual_class))
 			return false;
 		family = btree_family(exprType(col));
 		if (!OidIsValid(family) || family != btree_family(ctype))
@@ -571,7 +555,8 @@ bulk_qual(BulkQuery *q, BulkTable *t, Expr *clause)
 		}
 		kind = gr_type_info(type)->value_class == GR_CLASS_FLOAT ? GR_KIND_FLOAT : GR_KIND_INT;
 		expr = bulk_expr(q, (Expr *) other);
-		add_qual(t, bulk_col(t, ((Var *) col)->varattno), op, kind, gr_type_size(type), expr);
+		add_qual(t, bulk_col(t, ((Var *) col)->varattno), op, kind, gr_type_size(type), expr,
+				 timetype);
 		return true;
 	}
 	return false;

@@ -47,6 +47,7 @@
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
 #include "tuple_decode.h"
+#include "time_range.h"
 #include "expr.h"
 #include "expr_compile.h"
 #include "gr_cuda.h"
@@ -79,6 +80,8 @@ typedef struct BulkTable
 	int			nquals;
 	GrQual		quals[GR_MAX_QUALS];	/* as bound for this scan */
 	uint8		qual_ops[GR_MAX_QUALS]; /* each comparison's operator as planned */
+	Oid			qual_times[GR_MAX_QUALS];	/* a time column's type where its constant
+											 * is another time type's, else 0 */
 	ExprState **qual_exprs;		/* each comparison's constant */
 	char	   *filter;
 	/* the expression program (common/expr.h), its constants bound per scan */
@@ -347,6 +350,7 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 
 		t->quals[i].col = q->col;
 		t->quals[i].op = t->qual_ops[i] = q->op;
+		t->qual_times[i] = q->timetype;
 		t->quals[i].kind = q->kind;
 		t->quals[i].width = q->width;
 		if (q->expr >= 0)
@@ -449,6 +453,40 @@ eval_const(BulkScanState *bs, ExprState *es, bool *isnull)
 	return ExecEvalExprSwitchContext(es, bs->css.ss.ps.ps_ExprContext, isnull);
 }
 
+/*
+ * A time column's comparison with a constant of another time type, as the
+ * column's own values (the planner took only ranges certain and at most
+ * one value wide: time_range.c).
+ */
+static void
+bind_time_qual(GrQual *q, const GrTimeRange *r)
+{
+	if (r->unsure || r->hi > r->lo)
+		elog(ERROR, "gpu_reduce: a time comparison of the bulk scan is not certain");
+	switch (q->op)
+	{
+		case GR_QUAL_LT:
+		case GR_QUAL_GE:
+			q->ival = r->lo;
+			break;
+		case GR_QUAL_LE:
+		case GR_QUAL_GT:
+			q->ival = r->hi;
+			break;
+		case GR_QUAL_EQ:
+			/* no value equals a constant between two of them */
+			if (r->hi < r->lo)
+				q->op = GR_QUAL_FALSE;
+			q->ival = r->lo;
+			break;
+		case GR_QUAL_NE:
+			if (r->hi < r->lo)
+				q->op = GR_QUAL_NOTNULL;
+			q->ival = r->lo;
+			break;
+	}
+}
+
 /* Give a table's comparisons their constants (parameters may change). */
 static void
 bind_quals(BulkScanState *bs, BulkTable *t)
@@ -474,6 +512,14 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 		}
 		/* the constant's storage kind: its type's entry (the planner checked its class) */
 		type = exprType((Node *) es->expr);
+		if (OidIsValid(t->qual_times[i]))
+		{
+			GrTimeRange r;
+
+			gr_time_range(t->qual_times[i], type, v, &r);
+			bind_time_qual(q, &r);
+			continue;
+		}
 		switch (gr_type_info(gr_type_of_oid(type))->storage)
 		{
 			case GR_INT2:

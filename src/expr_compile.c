@@ -7,9 +7,11 @@
  * Operators and functions are recognized by their names and argument
  * types, and only PostgreSQL's own (pg_catalog): + - * / % and unary minus,
  * abs, the six comparisons, within and across the integer types, the float
- * types, numeric of a declared scale, and date against timestamp; casts
- * among the integers and from them to floats and numeric, float4 to and
- * from float8, date to timestamp; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
+ * types, numeric of a declared scale, date against timestamp, and any
+ * two of date, timestamp and timestamptz where one side is a constant (a
+ * range bound at the scan's start in the session's zone); casts
+ * among the integers, floats and numerics (to a declared precision and
+ * scale too), date to timestamp and back; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
  * TRUE/FALSE, IN lists and = ANY / <> ALL of a constant array.  Constants
  * are literals, parameters, or expressions without columns made of
  * pg_catalog's stable functions (now(), CURRENT_DATE, a date plus an
@@ -18,10 +20,12 @@
  *
  * Numeric values are int128s times 10^scale with the scales numeric.c
  * gives: a column's is its type modifier's, a sum's and difference's the
- * larger of its operands', a product's the sum of theirs.  Numeric division
- * (select_div_scale) is not compiled.
+ * larger of its operands', a product's the sum of theirs.  A numeric
+ * parameter, whose scale is known only at the scan's start, is compiled in
+ * comparisons only.  Numeric division (select_div_scale) is not compiled.
  */
 #include "expr_compile.h"
+#include "time_range.h"
 
 #include "catalog/pg_collation.h"
 #include "catalog/pg_database.h"
@@ -220,11 +224,128 @@ const_value(GrExprConst *k, const XVal *v, Datum value, bool isnull)
 	return true;
 }
 
+/* GR_X_CMP_RANGE's code of a time type, and back; 0 and InvalidOid for others. */
+static int
+time_code(Oid type)
+{
+	return type == DATEOID ? GR_XT_DATE : type == TIMESTAMPOID ? GR_XT_TIMESTAMP :
+		type == TIMESTAMPTZOID ? GR_XT_TIMESTAMPTZ : 0;
+}
+
+static Oid
+time_oid(int code)
+{
+	return code == GR_XT_DATE ? DATEOID : code == GR_XT_TIMESTAMP ? TIMESTAMPOID :
+		code == GR_XT_TIMESTAMPTZ ? TIMESTAMPTZOID : InvalidOid;
+}
+
+/*
+ * A numeric constant as a GR_X_CMP_RANGE_D compares it with values of a
+ * scale: the first of them at least the constant (its decimal digits, read
+ * from numeric_out, cut at the scale and rounded up), and whether it is
+ * the constant.  NaN (above every number), the infinities and values past
+ * any register's are the ends of the int128 range.
+ */
+static void
+bind_numeric_range(GrExprConst *c, Datum value, int scale)
+{
+	char	   *s = DatumGetCString(DirectFunctionCall1(numeric_out, value));
+	bool		neg = s[0] == '-';
+	const char *p = s + neg;
+	unsigned __int128 acc = 0;
+	const unsigned __int128 lim = ((unsigned __int128) 1 << 127) - 2;
+	bool		exact = true;
+	bool		big = false;
+	int			frac = -1;		/* fraction digits taken so far; -1 before the point */
+	gr_int128	lo;
+
+	if (strcmp(s, "NaN") == 0 || strcmp(s, "Infinity") == 0 || strcmp(s, "-Infinity") == 0)
+	{
+		neg = s[0] == '-';
+		big = true;
+	}
+	for (; !big && *p; p++)
+	{
+		if (*p == '.')
+		{
+			frac = 0;
+			continue;
+		}
+		if (frac >= scale)
+		{
+			exact = exact && *p == '0';
+			continue;
+		}
+		/* (a check before the step: acc * 10 + 9 stays within 128 bits) */
+		big = acc > lim / 10;
+		acc = big ? acc : acc * 10 + (unsigned) (*p - '0');
+		big = big || acc > lim;
+		if (frac >= 0)
+			frac++;
+	}
+	/* the digits the scale has that the constant does not */
+	for (int i = Max(frac, 0); !big && i < scale; i++)
+	{
+		big = acc > lim / 10;
+		acc *= 10;
+		big = big || acc > lim;
+	}
+	if (big)
+	{
+		/* beyond every value: the constant lies above (or below) them all */
+		lo = neg ? -(gr_int128) lim - 2 : (gr_int128) lim + 1;
+		exact = false;
+	}
+	else
+	{
+		/* the value cut to the scale; above it, a positive constant rounds up */
+		lo = neg ? -(gr_int128) acc : (gr_int128) acc;
+		if (!exact && !neg)
+			lo += 1;
+	}
+	memset(c, 0, sizeof(*c));
+	set_dec(c, lo);
+	c->i = exact;
+}
+
 void
 gr_expr_bind(GrExprProg *p, int k, Datum value, bool isnull, Oid type)
 {
 	XVal		v;
 
+	/* a numeric constant a decimal compares with: its place among the scale's values */
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->steps[s].op == GR_X_CMP_RANGE_D && p->steps[s].c == k)
+		{
+			if (type != NUMERICOID)
+				elog(ERROR, "gpu_reduce: cannot compare a numeric with type %u", type);
+			memset(&p->consts[k], 0, sizeof(GrExprConst));
+			p->consts[k].isnull = isnull;
+			if (!isnull)
+				bind_numeric_range(&p->consts[k], value, p->steps[s].w);
+			return;
+		}
+
+	/* a cross-type time comparison's constant: a range of the other side's values */
+	for (int s = 0; s < p->nsteps; s++)
+		if (p->steps[s].op == GR_X_CMP_RANGE && p->steps[s].c == k)
+		{
+			GrExprConst *c = &p->consts[k];
+			Oid			coltype = time_oid(p->steps[s].w);
+			GrTimeRange r;
+
+			if (!gr_time_cross(coltype, type))
+				elog(ERROR, "gpu_reduce: cannot compare type %u with type %u", coltype, type);
+			memset(c, 0, sizeof(*c));
+			c->isnull = isnull;
+			if (isnull)
+				return;
+			gr_time_range(coltype, type, value, &r);
+			c->i = r.lo;
+			c->dhi = r.hi;
+			c->dlo = r.unsure;
+			return;
+		}
 	if (!type_kind(type, -1, &v) || v.kind == GR_XK_DEC ||
 		!const_value(&p->consts[k], &v, value, isnull))
 		elog(ERROR, "gpu_reduce: cannot bind an expression constant of type %u", type);
@@ -385,23 +506,21 @@ rescale_literal(GrExprBuilder *b, XVal *v, int scale)
 	{
 		GrExprStep *st = &b->prog.steps[s];
 		GrExprConst *k;
-		gr_int128	x,
-					m;
+		gr_int128	x;
 
 		if (st->dst != v->reg)
 			continue;
 		if (st->op != GR_X_CONST || st->sub != GR_XK_DEC || b->bind[st->a] >= 0 ||
-			scale - v->scale > 36 || reg_read_after(b, s, v->reg))
+			reg_read_after(b, s, v->reg))
 			return false;
 		for (int o = 0; o < b->prog.nouts; o++)
 			if (b->prog.out_reg[o] == v->reg)
 				return false;
 		k = &b->prog.consts[st->a];
-		x = gr_expr_const_dec(k);
-		m = gr_expr_pow10(scale - v->scale);
-		if (!k->isnull && (x >= GR_DEC_SAFE / m || x <= -GR_DEC_SAFE / m))
+		/* a NULL's words are 0, which scales */
+		if (!gr_dec_rescale(gr_expr_const_dec(k), scale - v->scale, &x))
 			return false;		/* the step would hand the row back: keep it */
-		set_dec(k, x * m);
+		set_dec(k, x);
 		v->scale = scale;
 		return true;
 	}
@@ -500,6 +619,86 @@ compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
 		emit(b, op, cmp, l->kind == GR_XK_BPCHAR, out->reg, l->reg, r->reg, 0);
 }
 
+/*
+ * A comparison across date, timestamp and timestamptz.  With a constant
+ * side (a literal, a parameter, now() - interval) it is a range of the
+ * other side's values, bound at the scan's start in the session's time
+ * zone (time_range.c), so that a row compares as an integer; value against
+ * value, a date converts per row to compare with a timestamp, and a
+ * timestamptz with another type keeps PostgreSQL's plan (the zone's offset
+ * per row).
+ */
+static bool
+time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
+{
+	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
+	bool		rconst = runtime_constant(r);
+	XVal		x;
+	int			k;
+
+	if (rconst == runtime_constant(l))
+	{
+		XVal		lv,
+					rv;
+
+		if (exprType((Node *) l) == TIMESTAMPTZOID || exprType((Node *) r) == TIMESTAMPTZOID)
+			return false;
+		return compile(b, l, &lv) && compile(b, r, &rv) && compare(b, cmp, &lv, &rv, out);
+	}
+	if (!rconst)
+	{
+		Expr	   *t = l;
+
+		l = r;
+		r = t;
+		cmp = flipped[cmp];
+	}
+	if (!compile(b, l, &x) || x.kind != GR_XK_INT || time_code(x.type) == 0 ||
+		!new_const(b, &k))
+		return false;
+	b->bind[k] = b->runtime_of(b->arg, r);
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_CMP_RANGE, cmp, time_code(x.type), out->reg, x.reg, -1, k);
+}
+
+/*
+ * A numeric comparison with a constant whose scale is known only at the
+ * scan's start (a parameter, a stable expression of one): the constant is
+ * bound then as its place among the values of the other side's scale, so
+ * any constant compares exactly (NULL, NaN and the infinities included).
+ */
+static bool
+numeric_param_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
+{
+	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
+	XVal		x;
+	int			k;
+
+	if (!IsA(r, Const) && runtime_constant(r))
+		;
+	else if (!IsA(l, Const) && runtime_constant(l))
+	{
+		Expr	   *t = l;
+
+		l = r;
+		r = t;
+		cmp = flipped[cmp];
+	}
+	else
+		return false;
+	if (runtime_constant(l) || !compile(b, l, &x) || x.kind != GR_XK_DEC || !new_const(b, &k))
+		return false;
+	b->bind[k] = b->runtime_of(b->arg, r);
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_CMP_RANGE_D, cmp, x.scale, out->reg, x.reg, -1, k);
+}
+
 /* Arithmetic of two values: an operator name, its result type. */
 static bool
 arith(GrExprBuilder *b, const char *name, XVal *l, XVal *r, Oid restype, XVal *out)
@@ -571,11 +770,17 @@ unary(GrExprBuilder *b, const char *name, XVal *a, Oid restype, XVal *out)
 	return new_reg(b, &out->reg) && emit(b, op, 0, a->w, out->reg, a->reg, -1, 0);
 }
 
-/* A cast of a to restype (a pg_catalog function named as its result type). */
+/*
+ * A cast of a to restype (a pg_catalog function named as its result type):
+ * among the integers, floats and numerics (a float or numeric to an
+ * integer rounded as dtoi4 and numeric_int4 round, an error handed back),
+ * date to timestamp and back.
+ */
 static bool
 cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
 {
 	int			op;
+	int			c = 0;
 
 	if (!type_kind(restype, restypmod, out))
 	{
@@ -609,11 +814,51 @@ cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
 		}
 		op = GR_X_ROUND_F4;
 	}
+	else if (a->kind == GR_XK_FLOAT && is_int_type(restype))
+		op = GR_X_F2I;
+	else if (a->kind == GR_XK_DEC && (is_int_type(restype) || out->kind == GR_XK_FLOAT))
+	{
+		op = out->kind == GR_XK_FLOAT ? GR_X_D2F : GR_X_D2I;
+		c = a->scale;
+	}
 	else if (a->type == DATEOID && restype == TIMESTAMPOID)
 		op = GR_X_DATE2TS;
+	else if (a->type == TIMESTAMPOID && restype == DATEOID)
+		op = GR_X_TS2DATE;
 	else
 		return false;
-	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, a->reg, -1, 0);
+	return new_reg(b, &out->reg) && emit(b, op, 0, out->w, out->reg, a->reg, -1, c);
+}
+
+/*
+ * A numeric value to a declared precision and scale (numeric(x, typmod),
+ * the length coercion of a cast to numeric(p,s)): apply_typmod rounds it
+ * to the scale, half away from zero, and a value of p or more digits is
+ * its error, handed back.
+ */
+static bool
+typmod_cast(GrExprBuilder *b, List *args, XVal *out)
+{
+	Const	   *tm = lsecond(args);
+	XVal		a;
+	int			prec;
+
+	if (!IsA(tm, Const) || tm->consttype != INT4OID || tm->constisnull ||
+		!compile(b, linitial(args), &a) || a.kind != GR_XK_DEC)
+		return false;
+	/* a modifier PostgreSQL leaves alone (-1) is the value as it is */
+	if (DatumGetInt32(tm->constvalue) < (int32) VARHDRSZ)
+	{
+		*out = a;
+		return true;
+	}
+	if (!type_kind(NUMERICOID, DatumGetInt32(tm->constvalue), out))
+		return false;
+	prec = ((DatumGetInt32(tm->constvalue) - VARHDRSZ) >> 16) & 0xFFFF;
+	/* 2^126 has 38 digits: a bound of more is never reached */
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_TYPMOD_D, 0, prec <= 37 ? prec : 0, out->reg, a.reg, -1,
+			 out->scale - a.scale);
 }
 
 /* A boolean test or NULL test of a value. */
@@ -1122,6 +1367,19 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 					(strcmp(name, "extract") == 0 || strcmp(name, "date_part") == 0 ||
 					 strcmp(name, "date_trunc") == 0))
 					return datetime_func(b, name, args, restype, out);
+				if (IsA(e, FuncExpr) && list_length(args) == 2 && restype == NUMERICOID &&
+					strcmp(name, "numeric") == 0)
+					return typmod_cast(b, args, out);
+				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
+					restype == BOOLOID &&
+					gr_time_cross(exprType(linitial(args)), exprType(lsecond(args))))
+					return time_compare(b, cmp, linitial(args), lsecond(args), out);
+				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
+					restype == BOOLOID && exprType(linitial(args)) == NUMERICOID &&
+					exprType(lsecond(args)) == NUMERICOID &&
+					((!IsA(linitial(args), Const) && runtime_constant(linitial(args))) ||
+					 (!IsA(lsecond(args), Const) && runtime_constant(lsecond(args)))))
+					return numeric_param_compare(b, cmp, linitial(args), lsecond(args), out);
 				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
 					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 					return false;
@@ -1332,7 +1590,13 @@ gr_expr_check(const GrExprProg *p, int ncols)
 		else if (st->a < 0 || st->a >= GR_EXPR_MAX_REGS || st->b >= GR_EXPR_MAX_REGS ||
 				 (st->op == GR_X_IN && st->c + st->w > p->nconsts) ||
 				 (st->op == GR_X_SELECT && (st->b < 0 || st->c < 0 || st->c >= GR_EXPR_MAX_REGS)) ||
-				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)))
+				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)) ||
+				 ((st->op == GR_X_D2I || st->op == GR_X_D2F) && (st->c < 0 || st->c > 36)) ||
+				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)) ||
+				 (st->op == GR_X_CMP_RANGE && (st->c < 0 || st->c >= p->nconsts ||
+											   time_oid(st->w) == InvalidOid)) ||
+				 (st->op == GR_X_CMP_RANGE_D && (st->c < 0 || st->c >= p->nconsts ||
+												 st->w > GR_EXPR_MAX_SCALE)))
 			return false;
 	}
 	for (int o = 0; o < p->nouts; o++)

@@ -70,6 +70,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 			put_int(&l, st->quals[q].kind);
 			put_int(&l, st->quals[q].width);
 			put_int(&l, st->quals[q].expr);
+			put_int(&l, (int) st->quals[q].timetype);
 		}
 		l = lappend(l, makeString(pstrdup(st->filter != NULL ? st->filter : "")));
 		put_int(&l, st->prog != NULL);
@@ -198,6 +199,7 @@ gr_scan_desc_from_list(List *l)
 			st->quals[q].kind = get_int(&r, 0, 255, "qual kind");
 			st->quals[q].width = get_int(&r, 0, 255, "qual width");
 			st->quals[q].expr = get_int(&r, -1, PG_INT32_MAX, "qual constant");
+			st->quals[q].timetype = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "qual time type");
 		}
 		if (r.pos >= list_length(l) || !IsA((filter = list_nth(l, r.pos++)), String))
 			malformed("filter");

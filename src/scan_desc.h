@@ -70,6 +70,9 @@ typedef struct GrScanQual
 	int			kind;			/* GrValueKind */
 	int			width;			/* the column's width in bytes */
 	int			expr;			/* the constant: index into custom_exprs, or -1 */
+	Oid			timetype;		/* a time column against another time type: the
+								 * column's, whose range the constant becomes at
+								 * the scan's start (time_range.c); else 0 */
 } GrScanQual;
 
 /* One table the node reads: the query's, or a leaf of its inheritance tree. */
