@@ -114,7 +114,7 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4 + 1) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4) FILTER (WHERE i2 > 0) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_sum(DISTINCT i2) FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_topk(i4, 2 ORDER BY i4) FROM bs');
-SELECT * FROM bulk_check('SELECT sum(s) FROM (SELECT gpu_sum(i4) s FROM bs GROUP BY i2 % 3) q');
+SELECT * FROM bulk_check('SELECT sum(s) FROM (SELECT gpu_sum(i4) s FROM bs GROUP BY ROLLUP (i2 % 3)) q');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) OVER () FROM bs');
 SELECT * FROM bulk_check('SELECT gpu_topk(i4, i2) FROM bs WHERE i2 = 3');
 SELECT * FROM bulk_check('SELECT gpu_sum(b.i4) FROM bs b JOIN bs c USING (id) WHERE c.id < 100');
