@@ -602,6 +602,19 @@ cmp_of_name(const char *name)
 	return -1;
 }
 
+/* A step whose result is a new boolean register, out. */
+static bool
+emit_bool(GrExprBuilder *b, int op, int sub, int w, int a, int bb, int c, XVal *out)
+{
+	out->kind = GR_XK_BOOL;
+	out->type = BOOLOID;
+	out->w = 1;
+	return new_reg(b, &out->reg) && emit(b, op, sub, w, out->reg, a, bb, c);
+}
+
+/* each comparison with its sides swapped (GrExprCmp order) */
+static const int cmp_flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
+
 /* A comparison of two compiled values into a new boolean register. */
 static bool
 compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
@@ -612,11 +625,7 @@ compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
 		return false;
 	op = l->kind == GR_XK_INT ? GR_X_CMP_I : l->kind == GR_XK_FLOAT ? GR_X_CMP_F :
 		l->kind == GR_XK_DEC ? GR_X_CMP_D : GR_X_CMP_T;
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	return new_reg(b, &out->reg) &&
-		emit(b, op, cmp, l->kind == GR_XK_BPCHAR, out->reg, l->reg, r->reg, 0);
+	return emit_bool(b, op, cmp, l->kind == GR_XK_BPCHAR, l->reg, r->reg, 0, out);
 }
 
 /*
@@ -631,7 +640,6 @@ compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
 static bool
 time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 {
-	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
 	bool		rconst = runtime_constant(r);
 	XVal		x;
 	int			k;
@@ -651,17 +659,13 @@ time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 
 		l = r;
 		r = t;
-		cmp = flipped[cmp];
+		cmp = cmp_flipped[cmp];
 	}
 	if (!compile(b, l, &x) || x.kind != GR_XK_INT || time_code(x.type) == 0 ||
 		!new_const(b, &k))
 		return false;
 	b->bind[k] = b->runtime_of(b->arg, r);
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	return new_reg(b, &out->reg) &&
-		emit(b, GR_X_CMP_RANGE, cmp, time_code(x.type), out->reg, x.reg, -1, k);
+	return emit_bool(b, GR_X_CMP_RANGE, cmp, time_code(x.type), x.reg, -1, k, out);
 }
 
 /*
@@ -673,7 +677,6 @@ time_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 static bool
 numeric_param_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 {
-	static const int flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
 	XVal		x;
 	int			k;
 
@@ -685,18 +688,14 @@ numeric_param_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 
 		l = r;
 		r = t;
-		cmp = flipped[cmp];
+		cmp = cmp_flipped[cmp];
 	}
 	else
 		return false;
 	if (runtime_constant(l) || !compile(b, l, &x) || x.kind != GR_XK_DEC || !new_const(b, &k))
 		return false;
 	b->bind[k] = b->runtime_of(b->arg, r);
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	return new_reg(b, &out->reg) &&
-		emit(b, GR_X_CMP_RANGE_D, cmp, x.scale, out->reg, x.reg, -1, k);
+	return emit_bool(b, GR_X_CMP_RANGE_D, cmp, x.scale, x.reg, -1, k, out);
 }
 
 /* Arithmetic of two values: an operator name, its result type. */
@@ -865,10 +864,7 @@ typmod_cast(GrExprBuilder *b, List *args, XVal *out)
 static bool
 test(GrExprBuilder *b, int op, XVal *a, XVal *out)
 {
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	return new_reg(b, &out->reg) && emit(b, op, 0, 0, out->reg, a->reg, -1, 0);
+	return emit_bool(b, op, 0, 0, a->reg, -1, 0, out);
 }
 
 /*
@@ -1039,10 +1035,7 @@ like_prefix(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *o
 	prefix.constvalue = PointerGetDatum(cstring_to_text_with_len(p, len - 1));
 	if (!text_const(b, prefix.constvalue, &k))
 		return false;
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	if (!new_reg(b, &out->reg) || !emit(b, GR_X_PREFIX, 0, 0, out->reg, x->reg, -1, k))
+	if (!emit_bool(b, GR_X_PREFIX, 0, 0, x->reg, -1, k, out))
 		return false;
 	if (negate)
 	{
@@ -1194,10 +1187,7 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 			return false;
 	}
 emit_in:
-	out->kind = GR_XK_BOOL;
-	out->type = BOOLOID;
-	out->w = 1;
-	if (!new_reg(b, &out->reg) || !emit(b, GR_X_IN, x.kind, n, out->reg, x.reg, -1, first))
+	if (!emit_bool(b, GR_X_IN, x.kind, n, x.reg, -1, first, out))
 		return false;
 	if (ne)
 	{
