@@ -184,7 +184,7 @@ timestamp_threshold(Datum c, int64 t, GrTimeRange *r)
 			return false;
 		o2 = after;
 		/* the rule below holds where the offsets are under a day */
-		if (Abs(o1) >= SECS_PER_DAY || Abs(o2) >= SECS_PER_DAY)
+		if (labs(o1) >= SECS_PER_DAY || labs(o2) >= SECS_PER_DAY)
 			return false;
 		s = (boundary - EPOCH_SECS + o2) * USECS_PER_SEC;
 		from = boundary;
