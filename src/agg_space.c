@@ -24,6 +24,7 @@
  * planner weighs that against sorting.
  */
 #include "bulk.h"
+#include "agg_catalog.h"
 #include "kinds.h"
 
 #include "catalog/pg_type.h"
@@ -108,8 +109,9 @@ describe(PlannerInfo *root, Aggref *agg, SpaceAgg *a)
 {
 	TargetEntry *arg;
 	bool		native;
+	GrPartialForm form;
 
-	a->op = gr_plan_aggregate(agg->aggfnoid, &a->k, &native);
+	a->op = gr_plan_aggregate(agg->aggfnoid, &a->k, &native, &form);
 	if (a->op == 0 || native || agg->args == NIL)
 		return false;
 	arg = linitial_node(TargetEntry, agg->args);

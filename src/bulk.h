@@ -39,7 +39,6 @@ extern const CustomScanMethods gr_bulk_scan_methods;
 
 extern void gr_bulk_plan_init(void);
 extern Node *gr_bulk_create_state(CustomScan *cscan);
-extern GrOp gr_plan_aggregate(Oid fnoid, int32 *k, bool *native);
 
 /* the planner's estimate of gpu_* states' memory (agg_space.c) */
 extern void gr_agg_space_fix_rel(PlannerInfo *root, RelOptInfo *input_rel,

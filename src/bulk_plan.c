@@ -25,6 +25,7 @@
  * Anything else keeps PostgreSQL's own plan.
  */
 #include "bulk.h"
+#include "agg_catalog.h"
 #include "scan_desc.h"
 #include "native_partial.h"
 #include "expr_compile.h"
@@ -197,152 +198,6 @@ bulk_expr(BulkQuery *q, Expr *expr)
 }
 
 /*
- * Which of our aggregates a function is (its op, and k for gpu_top2), by
- * OID: looked up once per backend, since the look-up (the extension's OID,
- * the function's membership in it) costs more than planning a small query.
- * A change to any function (the extension dropped, say) forgets it all.
- */
-typedef struct AggKind
-{
-	Oid			fnoid;			/* hash key */
-	GrOp		op;				/* 0: neither ours nor a native one we take */
-	int32		k;
-	bool		native;			/* one of PostgreSQL's own (pg_catalog) */
-	GrPartialForm partial_form; /* a native one's partial state, if the node
-								 * can make it; else GR_PARTIAL_STATE */
-} AggKind;
-
-static HTAB *agg_kinds = NULL;
-
-/* Syscache callback: pg_proc changed. */
-static void
-forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
-{
-	if (agg_kinds != NULL)
-	{
-		hash_destroy(agg_kinds);
-		agg_kinds = NULL;
-	}
-}
-
-/*
- * The partial state of a native aggregate the node can make itself: the
- * result when the transition type is the result type (min, max, sum of
- * int2/int4), avg's int8[] {count, sum}, PostgreSQL's serialized internal
- * state (sum/avg of int8 and numeric, integer and numeric variances) where
- * native_partial.c writes its layout and PostgreSQL reads it back as the
- * node's answer; else GR_PARTIAL_STATE (none: a parallel plan is not
- * offered with it).
- */
-static GrPartialForm
-native_partial_form(Oid fnoid, GrOp op)
-{
-	HeapTuple	tup = SearchSysCache1(AGGFNOID, ObjectIdGetDatum(fnoid));
-	Form_pg_aggregate agg;
-	Oid			transtype,
-				serialfn,
-				deserialfn,
-				finalfn;
-	Oid		   *argtypes;
-	int			nargs;
-	GrType		type;
-	GrPartialForm form;
-
-	if (!HeapTupleIsValid(tup))
-		return GR_PARTIAL_STATE;
-	agg = (Form_pg_aggregate) GETSTRUCT(tup);
-	transtype = agg->aggtranstype;
-	serialfn = agg->aggserialfn;
-	deserialfn = agg->aggdeserialfn;
-	finalfn = agg->aggfinalfn;
-	ReleaseSysCache(tup);
-	if (transtype == get_func_rettype(fnoid) && op != GR_OP_AVG)
-		return GR_PARTIAL_VALUE;
-	if (transtype == INT8ARRAYOID && op == GR_OP_AVG)
-		return GR_PARTIAL_INT8_AVG;
-	/* the check below needs a subtransaction, which a parallel worker cannot start */
-	if (transtype != INTERNALOID || !OidIsValid(serialfn) || IsInParallelMode() ||
-		get_func_namespace(serialfn) != PG_CATALOG_NAMESPACE)
-		return GR_PARTIAL_STATE;
-	get_func_signature(fnoid, &argtypes, &nargs);
-	type = nargs == 1 ? gr_type_of_oid(argtypes[0]) : 0;
-	if (type == 0)
-		return GR_PARTIAL_STATE;
-	form = gr_native_partial_form(get_func_name(serialfn), gr_kind_acc_id(op, type));
-	if (form != GR_PARTIAL_STATE &&
-		!gr_native_partial_checked(form, op, type, deserialfn, finalfn))
-		form = GR_PARTIAL_STATE;
-	return form;
-}
-
-/*
- * The op of aggregate function fnoid if it is one of gpu_reduce's, or one
- * of PostgreSQL's own of a kind in the kinds table (*native), else 0.
- */
-static GrOp
-our_aggregate(Oid fnoid, int32 *k, bool *native, GrPartialForm *partial_form)
-{
-	AggKind    *ak;
-	bool		found;
-
-	if (agg_kinds == NULL)
-	{
-		HASHCTL		ctl;
-
-		ctl.keysize = sizeof(Oid);
-		ctl.entrysize = sizeof(AggKind);
-		agg_kinds = hash_create("gpu_reduce aggregates", 64, &ctl,
-								HASH_ELEM | HASH_BLOBS);
-	}
-	ak = hash_search(agg_kinds, &fnoid, HASH_FIND, &found);
-	if (!found)
-	{
-		Oid			extoid = get_extension_oid("gpu_reduce", true);
-		char	   *name = NULL;
-		GrOp		op = 0;
-		int32		kk = 0;
-		bool		nat = false;
-		GrPartialForm form = GR_PARTIAL_STATE;
-
-		if (OidIsValid(extoid) &&
-			getExtensionOfObject(ProcedureRelationId, fnoid) == extoid &&
-			(name = get_func_name(fnoid)) != NULL)
-			op = gr_kind_of_name(name, &kk);
-		else if (get_func_namespace(fnoid) == PG_CATALOG_NAMESPACE &&
-				 get_func_prokind(fnoid) == PROKIND_AGGREGATE &&
-				 (name = get_func_name(fnoid)) != NULL &&
-				 (op = gr_kind_of_native_name(name)) != 0)
-		{
-			nat = true;
-			form = native_partial_form(fnoid, op);
-		}
-		/* entered once known, so that an error leaves no half-made entry */
-		ak = hash_search(agg_kinds, &fnoid, HASH_ENTER, &found);
-		ak->op = op;
-		ak->k = kk;
-		ak->native = nat;
-		ak->partial_form = form;
-	}
-	*k = ak->k;
-	*native = ak->native;
-	*partial_form = ak->partial_form;
-	return ak->op;
-}
-
-/*
- * The kind of aggregate function fnoid if it is one of gpu_reduce's or a
- * native one of a kind in the kinds table (*native), else 0; *k is the k
- * its name fixes (gpu_top2).  For agg_space.c.
- */
-GrOp
-gr_plan_aggregate(Oid fnoid, int32 *k, bool *native)
-{
-	GrPartialForm form;
-
-	return our_aggregate(fnoid, k, native, &form);
-}
-
-/*
  * Whether the node takes native aggregate kind op over a type: under
  * gpu_reduce.native_aggregates, where its answer is native's (exact, or
  * any kind over floats where the kind's float answer is the exact one).
@@ -411,7 +266,7 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 		return true;
 	}
 
-	op = our_aggregate(agg->aggfnoid, &k, &native, &form);
+	op = gr_plan_aggregate(agg->aggfnoid, &k, &native, &form);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
 	if (op == 0 || type == 0 || gr_kind_acc_id(op, type) == GR_ACC_NONE)
 		return false;
@@ -1495,7 +1350,7 @@ gr_bulk_plan_init(void)
 							 &gr_native_aggregates, GR_NATIVE_ON, native_aggregates_options,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	RegisterCustomScanMethods(&gr_bulk_scan_methods);
-	CacheRegisterSyscacheCallback(PROCOID, forget_agg_kinds, (Datum) 0);
+	gr_agg_catalog_init();
 	prev_upper_paths_hook = create_upper_paths_hook;
 	create_upper_paths_hook = bulk_upper_paths;
 }
