@@ -133,54 +133,44 @@ pin_if_there(GrBufHints *h, Relation rel, BlockNumber blk, Buffer buf)
 
 /*
  * Block BLK of REL's main fork, pinned: by the guess or the hint where that
- * buffer holds it, else as ReadBufferExtended reads it.  Counted in the relation's
- * statistics as a read and a hit, as ReadBufferExtended counts one.
+ * buffer holds it, else as ReadBufferExtended reads it.  Counted in the
+ * relation's statistics as a read and a hit, as ReadBufferExtended counts one.
  */
 Buffer
 gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk, BufferAccessStrategy strategy)
 {
-	Buffer		buf;
+	bool		guessing;
+	Buffer		want,
+				next,
+				buf;
 
 	if (h == NULL || blk >= h->nblocks)
 		return ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
-	if (h->hint == NULL)
+	guessing = h->hint == NULL;
+	want = guessing ? guess_of(h, 0) : h->hint[blk];
+	next = blk + GR_HINT_AHEAD >= h->nblocks ? 0 :
+		guessing ? guess_of(h, GR_HINT_AHEAD) : h->hint[blk + GR_HINT_AHEAD];
+	if (next != 0)
 	{
-		Buffer		next = blk + GR_HINT_AHEAD < h->nblocks ? guess_of(h, GR_HINT_AHEAD) : 0;
-
-		if (next != 0)
-		{
-			gr_prefetch(GetBufferDescriptor(next - 1));
-			gr_prefetch(BufferGetBlock(next));
-		}
-		buf = guess_of(h, 0);
-		if (pin_if_there(h, rel, blk, buf))
-		{
-			h->last = buf;
-			return buf;
-		}
-		if (buf != 0)
-			h->misses++;
+		gr_prefetch(GetBufferDescriptor(next - 1));
+		gr_prefetch(BufferGetBlock(next));
+	}
+	if (pin_if_there(h, rel, blk, want))
+		buf = want;
+	else
+	{
 		buf = ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+		if (guessing && want != 0)
+			h->misses++;
+	}
+	if (guessing)
+	{
 		h->last = buf;
 		/* the table does not sit in order: the pass, for the blocks left */
 		if (h->misses >= GR_GUESS_MISSES && (uint64) h->misses * GR_GUESS_MISS_RATE > blk)
 			make_pass(h);
-		return buf;
 	}
-	else
-	{
-		Buffer		next = blk + GR_HINT_AHEAD < h->nblocks ? h->hint[blk + GR_HINT_AHEAD] : 0;
-
-		if (next != 0)
-		{
-			gr_prefetch(GetBufferDescriptor(next - 1));
-			gr_prefetch(BufferGetBlock(next));
-		}
-		buf = h->hint[blk];
-		if (pin_if_there(h, rel, blk, buf))
-			return buf;
-	}
-	return ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
+	return buf;
 }
 
 /* The hints' memory given back (a scan of several tables makes hints for each). */
