@@ -99,10 +99,13 @@ for tool in $tools; do
 		cq+=(-c "SELECT count(*) FROM (SELECT k, gpu_sum(x) s, gpu_sum(f) sf, count(*) c FROM san_p GROUP BY k) q
 			JOIN san_gref n USING (k) WHERE q.s = n.s AND q.sf = n.sf AND q.c = n.c")
 	done
+	# (wait for these four alone: the server under the tool is a child of this shell too)
+	cpids=()
 	for c in 1 2 3 4; do
 		psql_ -qAt -c "SET max_parallel_workers_per_gather = 0" "${cq[@]}" >"$out/$tool.concurrent.$c.out" 2>&1 &
+		cpids+=($!)
 	done
-	wait
+	wait "${cpids[@]}"
 	psql_ -qAt -c "SET max_parallel_workers_per_gather = 0" \
 		-c "EXPLAIN (COSTS OFF) SELECT k, gpu_sum(x) FROM san_p GROUP BY k" \
 		-c "EXPLAIN (COSTS OFF) SELECT gpu_sum(x) FROM san_p" >"$out/$tool.concurrent.plan" 2>&1
