@@ -143,7 +143,14 @@ gr_topk_heap_cap(int32 k, double values)
 double
 gr_xsum_acc_side(int32 k, double values, double width)
 {
-	/* the full accumulator a sum of widely spread values moves to */
+	/*
+	 * the full accumulator a sum of widely spread values moves to; one
+	 * value per group always fits the state's small one (an all-distinct
+	 * GROUP BY planned 1 kB a group for it, and its hash aggregation spilled
+	 * at 60 % of work_mem)
+	 */
+	if (values < 2)
+		return 0;
 	return gr_palloc_bytes(sizeof(GrXsum));
 }
 
