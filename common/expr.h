@@ -139,10 +139,19 @@ typedef enum GrExprOp
 	/* a date's (w 4) or timestamp's (w 8) field (sub: GrExprField) as an integer */
 	GR_X_DATEPART,
 	/* a timestamp truncated to a field (sub: GrExprField) */
-	GR_X_DATETRUNC
+	GR_X_DATETRUNC,
+	/*
+	 * numeric_div of decimal a (scale w) by decimal b (scale sub's low
+	 * bits) at scale c: the quotient's scale as numeric.c selects it must
+	 * be c, or with GR_XDIV_BELOW in sub at most c (gr_dec_div)
+	 */
+	GR_X_DIV_D
 } GrExprOp;
 
-#define GR_X_LAST GR_X_DATETRUNC
+#define GR_X_LAST GR_X_DIV_D
+
+/* GR_X_DIV_D's sub: the divisor's scale, and this flag */
+#define GR_XDIV_BELOW	0x80
 
 /* the time type of a value GR_X_CMP_RANGE compares (GrExprStep.w) */
 typedef enum GrExprTime
@@ -406,6 +415,92 @@ gr_dec_round(gr_int128 a, int k)
 	if (r >= m - r)
 		q += a < 0 ? -1 : 1;
 	return q;
+}
+
+/*
+ * The weight and leading digit of the value a / 10^s in base 10000 (|value|
+ * = first * 10000^weight + lower digits), as select_div_scale reads them
+ * from a normalized NumericVar; 0 and 0 for zero.
+ */
+GR_HOSTDEV void
+gr_dec_lead(gr_int128 a, int s, int *weight, int *first)
+{
+	gr_int128	u = a < 0 ? -a : a;
+	gr_int128	p = 1;
+	int			n = 0,
+				e,
+				k;
+
+	*weight = 0;
+	*first = 0;
+	if (u == 0)
+		return;
+	/* u's leading decimal digit is at 10^n; the value's at 10^e */
+	while (n < 38 && p * 10 <= u)
+	{
+		p *= 10;
+		n++;
+	}
+	e = n - s;
+	*weight = e >= 0 ? e / 4 : -((3 - e) / 4);
+	/* first = u / 10^k, k = s + 4 * weight, which is in (n - 4, n] */
+	k = s + 4 * *weight;
+	*first = k >= 0 ? (int) (u / gr_expr_pow10(k)) : (int) (u * gr_expr_pow10(-k));
+}
+
+/*
+ * numeric_div of a (scale sa) by a nonzero b (scale sb): the quotient
+ * rounded half away from zero at the scale numeric.c's select_div_scale
+ * gives it -- 16 significant digits counted from the quotient's estimated
+ * base-10000 weight, at least either operand's scale -- which must be rs
+ * (or, below, at most rs: the quotient is then held exactly at scale rs,
+ * for a comparison, which reads no display scale), into *r at scale rs.
+ * False where the scale differs or a step would not fit: the row is
+ * PostgreSQL's.
+ */
+GR_HOSTDEV bool
+gr_dec_div(gr_int128 a, int sa, gr_int128 b, int sb, int rs, bool below, gr_int128 *r)
+{
+	int			w1,
+				f1,
+				w2,
+				f2,
+				qweight,
+				scale;
+	gr_int128	n,
+				m,
+				q,
+				rem,
+				mabs;
+
+	gr_dec_lead(a, sa, &w1, &f1);
+	gr_dec_lead(b, sb, &w2, &f2);
+	/* equal first digits: the quotient is taken to be below 1 */
+	qweight = w1 - w2 - (f1 <= f2 ? 1 : 0);
+	scale = 16 - 4 * qweight;
+	if (scale < sa)
+		scale = sa;
+	if (scale < sb)
+		scale = sb;
+	if (scale < 0)
+		scale = 0;
+	if (below ? scale > rs : scale != rs)
+		return false;
+	/* (a / 10^sa) / (b / 10^sb) * 10^scale = a * 10^(sb + scale - sa) / b */
+	n = a;
+	m = b;
+	if (sb + scale - sa >= 0 ? !gr_dec_rescale(a, sb + scale - sa, &n) :
+		!gr_dec_rescale(b, sa - sb - scale, &m))
+		return false;
+	q = n / m;
+	rem = n % m;
+	if (rem < 0)
+		rem = -rem;
+	mabs = m < 0 ? -m : m;
+	/* 2 rem >= |m|, without doubling */
+	if (rem >= mabs - rem)
+		q += (n < 0) != (m < 0) ? -1 : 1;
+	return gr_dec_rescale(q, rs - scale, r);
 }
 
 /*
@@ -984,6 +1079,13 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				break;
 			case GR_X_MUL_D:
 				if (!gr_dec_mul(a->d, b->d, &d->d))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_DIV_D:
+				/* by zero: PostgreSQL's error */
+				if (b->d == 0 ||
+					!gr_dec_div(a->d, st->w, b->d, st->sub & ~GR_XDIV_BELOW, st->c,
+								(st->sub & GR_XDIV_BELOW) != 0, &d->d))
 					return GR_EXPR_FALLBACK;
 				break;
 			case GR_X_NEG_D:

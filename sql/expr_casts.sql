@@ -349,6 +349,50 @@ DEALLOCATE cnp;
 DEALLOCATE cnq;
 RESET plan_cache_mode;
 DROP TABLE cn;
+
+-- numeric division: the quotient at the scale numeric.c's select_div_scale
+-- gives it (16 significant digits from the quotient's base-10000 weight, or
+-- an operand's larger scale), rounded half away from zero.  The node
+-- computes the quotients of the scale most rows get (planned from the
+-- operands' statistics; none if fewer than 3 in 4 pairs share one) and
+-- hands every other row back, so a sum's or a minimum's display scale is
+-- PostgreSQL's; a compared quotient is held at scale 20, needing no display
+-- scale.  Edge rows of cx
+-- one at a time (division by zero: 22012) at scale 16 (the planner would
+-- leave such spread quotients to PostgreSQL), then mixed magnitudes as
+-- planned from the statistics.
+SET gpu_reduce.debug_quotient_scale = 16;
+SELECT * FROM cx_each('n2 / n7', 23);
+SELECT * FROM cx_each('n7 / n2', 23);
+SELECT * FROM cx_each('n2 / 3', 23);
+SELECT * FROM cx_each('i4 / n2', 23);
+SET gpu_reduce.debug_quotient_scale = 20;
+SELECT * FROM cx_each('n7 / n2', 23);
+RESET gpu_reduce.debug_quotient_scale;
+SELECT * FROM cx_each('CASE WHEN n2 / n7 > 0.5 THEN 1 ELSE 0 END', 23);
+SET gpu_reduce.debug_quotient_scale = 31;
+CREATE TABLE cd (k int, a numeric(12,2), b numeric(10,3), c int, z numeric(30,20));
+INSERT INTO cd
+SELECT g, ((g::int8 * 7919) % 100000 - 30000) / 100.0, ((g::int8 * 104729) % 5000 - 100) / 10.0, g % 50,
+       CASE WHEN g % 3 = 0 THEN 1e-15 * g ELSE g * 1000.123 END
+FROM generate_series(1, 20000) g;
+ANALYZE cd;
+SELECT (cxq(q)).* FROM (VALUES
+ ('SELECT sum(a / b), min(a / b), max(a / b), avg(a / b), count(*) FROM cd WHERE b <> 0'),
+ ('SELECT sum(a / b) FROM cd'),
+ ('SELECT sum(a / (b + 1000)), sum(b / 7), max(c / b) FROM cd WHERE b <> 0'),
+ ('SELECT count(*), sum(a) FROM cd WHERE b <> 0 AND a / b > 2.5'),
+ ('SELECT count(*), sum(a) FROM cd WHERE b <> 0 AND a / b BETWEEN -0.001 AND 0.0125'),
+ ('SELECT sum(z / a), min(a / z) FROM cd WHERE a <> 0'),
+ ('SELECT sum(a / b) FROM cd WHERE b > 0 AND a / b < 100'),
+ ('SELECT sum(CASE WHEN b <> 0 THEN a / b END) FROM cd')) v(q);
+-- rows handed back: those whose quotient numeric.c gives another scale
+SELECT cx_counted('SELECT sum(a / b) FROM cd WHERE b <> 0', 'cpu');
+SELECT cx_counted('SELECT count(*) FROM cd WHERE b <> 0 AND a / b > 2.5', 'cpu');
+-- a quotient is no group key of the node (each group shows its first row's scale)
+SELECT * FROM cx_plan('SELECT a / 4, count(*) FROM cd GROUP BY 1');
+SELECT * FROM cx_plan('SELECT c, sum(a / 4) FROM cd GROUP BY 1');
+DROP TABLE cd;
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
 DROP TABLE cx;

@@ -146,6 +146,7 @@ typedef struct BulkQuery
 	List	   *keyexprs;		/* the GROUP BY keys (columns): the node's
 								 * first output columns */
 	List	   *keys;			/* per key: its GrScanKey */
+	PlannerInfo *root;
 } BulkQuery;
 
 static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
@@ -499,7 +500,7 @@ program_of(BulkQuery *q, BulkTable *t)
 		pa->q = q;
 		pa->t = t;
 		t->xb = palloc(sizeof(GrExprBuilder));
-		gr_expr_builder_init(t->xb, t->relid, prog_column, prog_runtime, pa);
+		gr_expr_builder_init(t->xb, q->root, t->relid, prog_column, prog_runtime, pa);
 	}
 	return true;
 }
@@ -542,7 +543,8 @@ bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *k
 		return false;
 	if (key->kind == GR_KEY_NUMERIC)
 	{
-		if (scale < 0 || (key->scale != -2 && key->scale != scale))
+		if (scale < 0 || (key->scale != -2 && key->scale != scale) ||
+			gr_expr_has_numeric_div(expr))
 			return false;
 		key->scale = scale;
 	}
@@ -719,6 +721,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	ListCell   *lc;
 
 	memset(q, 0, sizeof(*q));
+	q->root = root;
 #ifdef WORDS_BIGENDIAN
 	return false;				/* tuple_decode.h reads little-endian pages */
 #endif

@@ -37,6 +37,9 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/date.h"
+#include "utils/fmgroids.h"
+#include "catalog/pg_statistic.h"
+#include "utils/selfuncs.h"
 #include "utils/lsyscache.h"
 #include "utils/syscache.h"
 #include "utils/numeric.h"
@@ -44,14 +47,19 @@
 
 /* largest numeric scale compiled (numeric.c's scales beyond it stay with PostgreSQL) */
 #define GR_EXPR_MAX_SCALE 30
+/* the scale a compared quotient is held at (any of weight -1 and up: 1e-4 <= |q|) */
+#define GR_DIV_QUAL_SCALE 20
+/* the share of a quotient's rows planned at one scale for the node to compute it */
+#define GR_DIV_PLANNED_SHARE 0.75
 
 typedef GrExprVal XVal;
 
 void
-gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
-					 GrExprRuntimeOf runtime_of, void *arg)
+gr_expr_builder_init(GrExprBuilder *b, PlannerInfo *root, Index relid,
+					 GrExprColumnOf column_of, GrExprRuntimeOf runtime_of, void *arg)
 {
 	memset(b, 0, sizeof(*b));
+	b->root = root;
 	b->relid = relid;
 	b->column_of = column_of;
 	b->runtime_of = runtime_of;
@@ -615,6 +623,132 @@ emit_bool(GrExprBuilder *b, int op, int sub, int w, int a, int bb, int c, XVal *
 /* each comparison with its sides swapped (GrExprCmp order) */
 static const int cmp_flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
 
+/*
+ * Values of a quotient's operand for the planner, as decimals of its scale:
+ * a constant, or a column's (an integer column's cast to numeric too)
+ * histogram bounds and most common values; false if there are none.
+ */
+static bool
+operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, int max)
+{
+	VariableStatData vardata;
+	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
+	Oid			type;
+
+	*n = 0;
+	while (IsA(e, RelabelType))
+		e = ((RelabelType *) e)->arg;
+	if (IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1 &&
+		is_int_type(exprType(linitial(((FuncExpr *) e)->args))))
+		e = linitial(((FuncExpr *) e)->args);	/* numeric(int): scale 0 */
+	type = exprType((Node *) e);
+	if (IsA(e, Const))
+	{
+		Const	   *c = (Const *) e;
+
+		if (c->constisnull || type != NUMERICOID ||
+			!gr_numeric_scaled((const uint8_t *) DatumGetPointer(c->constvalue), scale, &vals[0]))
+			return false;
+		*n = 1;
+		return true;
+	}
+	if (b->root == NULL || !IsA(e, Var) || (type != NUMERICOID && !is_int_type(type)))
+		return false;
+	examine_variable(b->root, (Node *) e, 0, &vardata);
+	for (int i = 0; i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
+	{
+		AttStatsSlot sslot;
+
+		if (!get_attstatsslot(&sslot, vardata.statsTuple, kinds[i], InvalidOid,
+							  ATTSTATSSLOT_VALUES))
+			continue;
+		for (int v = 0; v < sslot.nvalues && *n < max; v++)
+		{
+			Datum		d = sslot.values[v];
+
+			if (type == NUMERICOID ?
+				gr_numeric_scaled((const uint8_t *) DatumGetPointer(d), scale, &vals[*n]) :
+				(vals[*n] = type == INT8OID ? DatumGetInt64(d) : type == INT4OID ?
+				 DatumGetInt32(d) : DatumGetInt16(d), true))
+				(*n)++;
+		}
+		free_attstatsslot(&sslot);
+	}
+	ReleaseVariableStats(vardata);
+	return *n > 0;
+}
+
+/*
+ * The scale numeric.c gives most of the quotients num / den (numeric_div's
+ * scale follows a quotient's magnitude): the commonest over every pair of
+ * the operands' sampled values (operand_sample); -1 where they have no
+ * statistics, or where fewer than GR_DIV_PLANNED_SHARE of the pairs have
+ * it: the other rows would go to PostgreSQL one by one, slower than its plan.
+ */
+static int
+planned_quotient_scale(GrExprBuilder *b, Expr *num, Expr *den, int sa, int sb)
+{
+#define GR_DIV_SAMPLE 400
+	/* (on the stack: palloc's 8-byte alignment is not an int128's) */
+	gr_int128	x[GR_DIV_SAMPLE];
+	gr_int128	y[GR_DIV_SAMPLE];
+	int			nx,
+				ny,
+				pairs = 0,
+				best = -1;
+	int			count[GR_EXPR_MAX_SCALE + 1] = {0};
+
+	if (operand_sample(b, num, sa, x, &nx, GR_DIV_SAMPLE) &&
+		operand_sample(b, den, sb, y, &ny, GR_DIV_SAMPLE))
+		for (int i = 0; i < nx; i++)
+			for (int j = 0; j < ny; j++)
+			{
+				int			w1,
+							f1,
+							w2,
+							f2,
+							rs;
+
+				if (y[j] == 0)
+					continue;
+				gr_dec_lead(x[i], sa, &w1, &f1);
+				gr_dec_lead(y[j], sb, &w2, &f2);
+				rs = Max(16 - 4 * (w1 - w2 - (f1 <= f2 ? 1 : 0)), Max(Max(sa, sb), 0));
+				pairs++;
+				if (rs <= GR_EXPR_MAX_SCALE && ++count[rs] > (best < 0 ? 0 : count[best]))
+					best = rs;
+			}
+	if (best < 0 || count[best] < GR_DIV_PLANNED_SHARE * pairs)
+		return -1;
+	return best;
+}
+
+/*
+ * numeric / numeric (GR_X_DIV_D): numeric.c rounds a quotient at a scale
+ * that follows its magnitude.  Within a comparison, which reads no display
+ * scale, the quotient is held exactly at GR_DIV_QUAL_SCALE, whatever scale
+ * up to that it gets; elsewhere (an aggregate's argument, whose sum or
+ * minimum shows the scale) it is computed at the scale planned from the
+ * operands' statistics, and a row whose quotient numeric.c gives another
+ * scale is handed back to PostgreSQL.
+ */
+static bool
+numeric_quotient(GrExprBuilder *b, Expr *num, Expr *den, const XVal *l, const XVal *r,
+				 XVal *out)
+{
+	int			rs = b->compared > 0 ? Max(GR_DIV_QUAL_SCALE, Max(l->scale, r->scale)) :
+		gr_debug_quotient_scale >= 0 ? Max(gr_debug_quotient_scale, Max(l->scale, r->scale)) :
+		planned_quotient_scale(b, num, den, l->scale, r->scale);
+
+	if (rs < 0 || rs > GR_EXPR_MAX_SCALE)
+		return false;
+	*out = *l;
+	out->scale = rs;
+	return new_reg(b, &out->reg) &&
+		emit(b, GR_X_DIV_D, r->scale | (b->compared > 0 ? GR_XDIV_BELOW : 0), l->scale,
+			 out->reg, l->reg, r->reg, rs);
+}
+
 /* A comparison of two compiled values into a new boolean register. */
 static bool
 compare(GrExprBuilder *b, int cmp, XVal *l, XVal *r, XVal *out)
@@ -700,7 +834,8 @@ numeric_param_compare(GrExprBuilder *b, int cmp, Expr *l, Expr *r, XVal *out)
 
 /* Arithmetic of two values: an operator name, its result type. */
 static bool
-arith(GrExprBuilder *b, const char *name, XVal *l, XVal *r, Oid restype, XVal *out)
+arith(GrExprBuilder *b, const char *name, Expr *le, Expr *re, XVal *l, XVal *r, Oid restype,
+	  XVal *out)
 {
 	static const char *const names[] = {"+", "-", "*", "/", "%"};
 	int			which = -1;
@@ -726,8 +861,10 @@ arith(GrExprBuilder *b, const char *name, XVal *l, XVal *r, Oid restype, XVal *o
 	}
 	else if (l->kind == GR_XK_DEC)
 	{
-		if (which > 2 || restype != NUMERICOID)
+		if (which > 3 || restype != NUMERICOID)
 			return false;
+		if (which == 3)
+			return numeric_quotient(b, le, re, l, r, out);
 		out->kind = GR_XK_DEC;
 		out->type = NUMERICOID;
 		out->w = 16;
@@ -1227,7 +1364,9 @@ static bool compile_node(GrExprBuilder *b, Expr *e, XVal *out);
 static bool
 compile(GrExprBuilder *b, Expr *e, XVal *out)
 {
-	bool		reuse = !IsA(e, Var) && !IsA(e, Const) && !has_case_test((Node *) e, NULL);
+	/* (a quotient compared is held apart from one that is not: numeric_quotient) */
+	bool		reuse = !IsA(e, Var) && !IsA(e, Const) && !has_case_test((Node *) e, NULL) &&
+		!(b->compared > 0 && gr_expr_has_numeric_div((Node *) e));
 
 	for (int i = 0; reuse && i < b->ndone; i++)
 		if (equal(b->done[i].e, e))
@@ -1244,6 +1383,42 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 		b->ndone++;
 	}
 	return true;
+}
+
+/* An operator of two operands (compile_node's OpExpr): a comparison, LIKE, arithmetic. */
+static bool
+binary_op(GrExprBuilder *b, Expr *e, const char *name, List *args, Oid restype, XVal *out)
+{
+	XVal		l,
+				r;
+	int			cmp;
+
+	if ((cmp = cmp_of_name(name)) >= 0 &&
+		restype == BOOLOID &&
+		gr_time_cross(exprType(linitial(args)), exprType(lsecond(args))))
+		return time_compare(b, cmp, linitial(args), lsecond(args), out);
+	if ((cmp = cmp_of_name(name)) >= 0 &&
+		restype == BOOLOID && exprType(linitial(args)) == NUMERICOID &&
+		exprType(lsecond(args)) == NUMERICOID &&
+		((!IsA(linitial(args), Const) && runtime_constant(linitial(args))) ||
+		 (!IsA(lsecond(args), Const) && runtime_constant(lsecond(args)))))
+		return numeric_param_compare(b, cmp, linitial(args), lsecond(args), out);
+	if (!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
+		return false;
+	if (l.kind >= GR_XK_TEXT)
+	{
+		Oid			collid = ((OpExpr *) e)->inputcollid;
+
+		if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
+			return text_collation_ok(collid, true) &&
+				like_prefix(b, lsecond(args), &l, name[0] == '!', out);
+		if ((cmp = cmp_of_name(name)) < 0 || l.kind != r.kind ||
+			!text_collation_ok(collid, cmp <= GR_XC_NE))
+			return false;
+	}
+	if ((cmp = cmp_of_name(name)) >= 0)
+		return restype == BOOLOID && compare(b, cmp, &l, &r, out);
+	return arith(b, name, linitial(args), lsecond(args), &l, &r, restype, out);
 }
 
 /* Compile one expression node (compile's work). */
@@ -1323,9 +1498,9 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				Oid			func;
 				Oid			restype = exprType((Node *) e);
 				char	   *name;
-				XVal		l,
-							r;
-				int			cmp;
+				XVal		l;
+				bool		compared,
+							ok;
 
 				if (runtime_constant(e))
 					break;
@@ -1360,33 +1535,14 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				if (IsA(e, FuncExpr) && list_length(args) == 2 && restype == NUMERICOID &&
 					strcmp(name, "numeric") == 0)
 					return typmod_cast(b, args, out);
-				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
-					restype == BOOLOID &&
-					gr_time_cross(exprType(linitial(args)), exprType(lsecond(args))))
-					return time_compare(b, cmp, linitial(args), lsecond(args), out);
-				if (list_length(args) == 2 && IsA(e, OpExpr) && (cmp = cmp_of_name(name)) >= 0 &&
-					restype == BOOLOID && exprType(linitial(args)) == NUMERICOID &&
-					exprType(lsecond(args)) == NUMERICOID &&
-					((!IsA(linitial(args), Const) && runtime_constant(linitial(args))) ||
-					 (!IsA(lsecond(args), Const) && runtime_constant(lsecond(args)))))
-					return numeric_param_compare(b, cmp, linitial(args), lsecond(args), out);
-				if (list_length(args) != 2 || !IsA(e, OpExpr) ||
-					!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
+				if (list_length(args) != 2 || !IsA(e, OpExpr))
 					return false;
-				if (l.kind >= GR_XK_TEXT)
-				{
-					Oid			collid = ((OpExpr *) e)->inputcollid;
-
-					if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
-						return text_collation_ok(collid, true) &&
-							like_prefix(b, lsecond(args), &l, name[0] == '!', out);
-					if ((cmp = cmp_of_name(name)) < 0 || l.kind != r.kind ||
-						!text_collation_ok(collid, cmp <= GR_XC_NE))
-						return false;
-				}
-				if ((cmp = cmp_of_name(name)) >= 0)
-					return restype == BOOLOID && compare(b, cmp, &l, &r, out);
-				return arith(b, name, &l, &r, restype, out);
+				/* a comparison's operands: quotients there need no display scale */
+				compared = cmp_of_name(name) >= 0 && restype == BOOLOID;
+				b->compared += compared;
+				ok = binary_op(b, e, name, args, restype, out);
+				b->compared -= compared;
+				return ok;
 			}
 		case T_BoolExpr:
 			{
@@ -1547,6 +1703,27 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 	return true;
 }
 
+static bool
+numeric_div_walker(Node *node, void *context)
+{
+	if (node == NULL)
+		return false;
+	if (IsA(node, OpExpr) && ((OpExpr *) node)->opfuncid == F_NUMERIC_DIV)
+		return true;
+	return expression_tree_walker(node, numeric_div_walker, context);
+}
+
+/*
+ * Whether expr divides numerics: its value's display scale then depends on
+ * the row (numeric_div), so it is no numeric group key here, whose groups
+ * show the scale of their first row.
+ */
+bool
+gr_expr_has_numeric_div(Node *expr)
+{
+	return numeric_div_walker(expr, NULL);
+}
+
 void
 gr_expr_renumber(GrExprProg *p, const int *map)
 {
@@ -1581,6 +1758,9 @@ gr_expr_check(const GrExprProg *p, int ncols)
 				 (st->op == GR_X_IN && st->c + st->w > p->nconsts) ||
 				 (st->op == GR_X_SELECT && (st->b < 0 || st->c < 0 || st->c >= GR_EXPR_MAX_REGS)) ||
 				 (st->op == GR_X_RESCALE_D && (st->c < 0 || st->c > 36)) ||
+				 (st->op == GR_X_DIV_D && (st->c < 0 || st->c > GR_EXPR_MAX_SCALE ||
+										   st->w > 36 || (st->sub & ~GR_XDIV_BELOW) > 36 ||
+										   st->b < 0)) ||
 				 ((st->op == GR_X_D2I || st->op == GR_X_D2F) && (st->c < 0 || st->c > 36)) ||
 				 (st->op == GR_X_TYPMOD_D && (st->c < -36 || st->c > 36 || st->w > 37)) ||
 				 (st->op == GR_X_CMP_RANGE && (st->c < 0 || st->c >= p->nconsts ||

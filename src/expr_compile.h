@@ -11,6 +11,7 @@
 
 #include "nodes/primnodes.h"
 #include "nodes/execnodes.h"
+#include "nodes/pathnodes.h"
 
 #include "state.h"
 #include "expr.h"
@@ -35,6 +36,7 @@ typedef struct GrExprBuilder
 {
 	GrExprProg	prog;
 	int			nregs;
+	PlannerInfo *root;			/* for the statistics of a quotient's operands */
 	Index		relid;
 	GrExprColumnOf column_of;
 	GrExprRuntimeOf runtime_of;
@@ -69,9 +71,12 @@ typedef struct GrExprBuilder
 	bool		has_case_value;
 	List	   *quals;			/* the conjuncts compiled, in order (for fallback rows) */
 	List	   *outs;			/* the outputs' expressions */
+	/* within a comparison's operands: a quotient there needs no display scale */
+	int			compared;
 } GrExprBuilder;
 
-extern void gr_expr_builder_init(GrExprBuilder *b, Index relid, GrExprColumnOf column_of,
+extern void gr_expr_builder_init(GrExprBuilder *b, PlannerInfo *root, Index relid,
+								 GrExprColumnOf column_of,
 								 GrExprRuntimeOf runtime_of, void *arg);
 /* Add a WHERE conjunct; false (the builder unusable) if it is not compiled. */
 extern bool gr_expr_add_qual(GrExprBuilder *b, Expr *clause);
@@ -82,6 +87,7 @@ extern bool gr_expr_add_qual(GrExprBuilder *b, Expr *clause);
 extern bool gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type,
 							   int *scale);
 /* The columns of a program's steps, renumbered by map (old index -> new). */
+extern bool gr_expr_has_numeric_div(Node *expr);
 extern void gr_expr_renumber(GrExprProg *p, const int *map);
 /* Whether a program read from a plan is well formed for ncols columns. */
 extern bool gr_expr_check(const GrExprProg *p, int ncols);

@@ -18,6 +18,7 @@ bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
+int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
@@ -104,6 +105,14 @@ gr_guc_define(void)
 							"A job that meets more groups is decoded by the CPU as a whole; "
 							"a row that finds a scan's table full is handed to the CPU.",
 							&gr_debug_job_groups, 0, 0, 16384,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpu_reduce.debug_quotient_scale",
+							"For tests: the scale the node computes a numeric quotient in an aggregate's argument at (-1: planned).",
+							"numeric / numeric takes the scale of its quotient's magnitude; the node computes "
+							"the one planned from the operands' statistics, or this one, and hands every other "
+							"row to PostgreSQL.",
+							&gr_debug_quotient_scale, -1, -1, 30,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomEnumVariable("gpu_reduce.page_path",

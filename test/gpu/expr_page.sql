@@ -5,7 +5,8 @@
 -- with EXPLAIN ANALYZE's page path and counters; rows the program hands
 -- back to PostgreSQL a few per job (w: too wide for the program) and too
 -- many for a job's list (w2: the job is decoded on the CPU), and
--- PostgreSQL's error raised from a row handed back (e).  Every check raises
+-- PostgreSQL's error raised from a row handed back (e); numeric quotients
+-- (those of another scale than planned handed back).  Every check raises
 -- an exception on failure; the last line is printed only if all passed.
 \set ON_ERROR_STOP 1
 CREATE EXTENSION IF NOT EXISTS gpu_reduce;
@@ -87,6 +88,8 @@ INSERT INTO xp_cases VALUES
 ('col_vs_col', 'SELECT count(*), sum(l_quantity * 2), gpu_sum(a) FROM xp WHERE a > k AND l_quantity > l_discount * 100', 0, 'gpu'),
 ('few_handed_back', 'SELECT sum(w * 100), count(*), sum(a) FROM xp', 0, 'gpu'),
 ('job_list_overflow', 'SELECT sum(w2 * 100), count(*), sum(k) FROM xp', 0, 'overflow'),
+('quotient_sum', 'SELECT sum(l_extendedprice / 1000), gpu_avg(l_extendedprice / 1000), count(*) FROM xp', 0, 'gpu'),
+('quotient_qual', 'SELECT count(*), sum(l_quantity) FROM xp WHERE l_extendedprice / l_quantity > 2000', 0, 'gpu'),
 ('max_computed_numeric', 'SELECT max(l_extendedprice * l_discount) FROM xp WHERE k = 2', 0, 'off');
 
 CREATE TEMP TABLE xp_results AS
