@@ -357,7 +357,8 @@ DROP TABLE cn;
 -- operands' statistics; none if fewer than 3 in 4 pairs share one) and
 -- hands every other row back, so a sum's or a minimum's display scale is
 -- PostgreSQL's; a compared quotient is held at scale 20, needing no display
--- scale.  Edge rows of cx
+-- scale (but a quotient's operand's scale is its own: the last query counts
+-- the quotients of at most 17 digits after the point).  Edge rows of cx
 -- one at a time (division by zero: 22012) at scale 16 (the planner would
 -- leave such spread quotients to PostgreSQL), then mixed magnitudes as
 -- planned from the statistics.
@@ -385,7 +386,10 @@ SELECT (cxq(q)).* FROM (VALUES
  ('SELECT count(*), sum(a) FROM cd WHERE b <> 0 AND a / b BETWEEN -0.001 AND 0.0125'),
  ('SELECT sum(z / a), min(a / z) FROM cd WHERE a <> 0'),
  ('SELECT sum(a / b) FROM cd WHERE b > 0 AND a / b < 100'),
- ('SELECT sum(CASE WHEN b <> 0 THEN a / b END) FROM cd')) v(q);
+ ('SELECT sum(CASE WHEN b <> 0 THEN a / b END) FROM cd'),
+ ('SELECT count(*), sum(k) FROM cd WHERE b <> 0 AND (a / b) / 3 > 0.0123'),
+ ('SELECT count(*), sum(k) FROM cd WHERE b <> 0 AND a <> 0 AND (a / b + 1) / (b / a) > 1.5'),
+ ('SELECT count(*) FROM cd WHERE b > 0 AND a > b AND a < 90 * b AND (a / b) / 3 = ((a / b) / 3)::numeric(37,17)')) v(q);
 -- rows handed back: those whose quotient numeric.c gives another scale
 SELECT cx_counted('SELECT sum(a / b) FROM cd WHERE b <> 0', 'cpu');
 SELECT cx_counted('SELECT count(*) FROM cd WHERE b <> 0 AND a / b > 2.5', 'cpu');

@@ -1403,7 +1403,23 @@ binary_op(GrExprBuilder *b, Expr *e, const char *name, List *args, Oid restype, 
 		((!IsA(linitial(args), Const) && runtime_constant(linitial(args))) ||
 		 (!IsA(lsecond(args), Const) && runtime_constant(lsecond(args)))))
 		return numeric_param_compare(b, cmp, linitial(args), lsecond(args), out);
-	if (!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
+	/*
+	 * a numeric quotient's scale follows its operands' display scales
+	 * (select_div_scale), which a quotient held for a comparison does not
+	 * keep: a quotient within a quotient's operands is computed at its own
+	 */
+	if (((OpExpr *) e)->opfuncid == F_NUMERIC_DIV)
+	{
+		int			compared = b->compared;
+		bool		ok;
+
+		b->compared = 0;
+		ok = compile(b, linitial(args), &l) && compile(b, lsecond(args), &r);
+		b->compared = compared;
+		if (!ok)
+			return false;
+	}
+	else if (!compile(b, linitial(args), &l) || !compile(b, lsecond(args), &r))
 		return false;
 	if (l.kind >= GR_XK_TEXT)
 	{
