@@ -700,24 +700,30 @@ planned_quotient_scale(GrExprBuilder *b, Expr *num, Expr *den, int sa, int sb)
 
 	if (operand_sample(b, num, sa, x, &nx, GR_DIV_SAMPLE) &&
 		operand_sample(b, den, sb, y, &ny, GR_DIV_SAMPLE))
+	{
+		/* each value's weight and leading digit once, then every pair */
+		int			wx[GR_DIV_SAMPLE],
+					fx[GR_DIV_SAMPLE],
+					wy[GR_DIV_SAMPLE],
+					fy[GR_DIV_SAMPLE];
+
+		for (int i = 0; i < nx; i++)
+			gr_dec_lead(x[i], sa, &wx[i], &fx[i]);
+		for (int j = 0; j < ny; j++)
+			gr_dec_lead(y[j], sb, &wy[j], &fy[j]);
 		for (int i = 0; i < nx; i++)
 			for (int j = 0; j < ny; j++)
 			{
-				int			w1,
-							f1,
-							w2,
-							f2,
-							rs;
+				int			rs;
 
 				if (y[j] == 0)
 					continue;
-				gr_dec_lead(x[i], sa, &w1, &f1);
-				gr_dec_lead(y[j], sb, &w2, &f2);
-				rs = Max(16 - 4 * (w1 - w2 - (f1 <= f2 ? 1 : 0)), Max(Max(sa, sb), 0));
+				rs = Max(16 - 4 * (wx[i] - wy[j] - (fx[i] <= fy[j] ? 1 : 0)), Max(Max(sa, sb), 0));
 				pairs++;
 				if (rs <= GR_EXPR_MAX_SCALE && ++count[rs] > (best < 0 ? 0 : count[best]))
 					best = rs;
 			}
+	}
 	if (best < 0 || count[best] < GR_DIV_PLANNED_SHARE * pairs)
 		return -1;
 	return best;
