@@ -671,6 +671,21 @@ check_group_budget(BulkScanState *bs)
 }
 
 /*
+ * Fetch a tuple's first two cache lines ahead of decoding it: the columns a
+ * query reads mostly lie past the first (TPC-H lineitem's l_shipdate at
+ * about 90 bytes), and a second line the hardware does not fetch stalled
+ * the decoder as long as the first.
+ */
+static inline void
+prefetch_tuple(const uint8 *page, OffsetNumber off)
+{
+	const uint8 *t = gr_page_tuple(page, off);
+
+	__builtin_prefetch(t);
+	__builtin_prefetch(t + 64);
+}
+
+/*
  * Decode and filter the tuples 'offs' of a pinned page, and feed each
  * column's non-NULL values of the rows kept to the outputs.  Counts the rows
  * kept, not the tuples or the page (the rows a GPU job handed back come
@@ -690,7 +705,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
-		__builtin_prefetch(gr_page_tuple(page, offs[i]));
+		prefetch_tuple(page, offs[i]);
 	for (int i = 0; i < n; i++)
 	{
 		uint64		tv[GR_DECODE_MAX_COLS];
@@ -698,7 +713,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 		uint32		len = gr_page_tuple_len(page, offs[i], BLCKSZ);
 
 		if (i + GR_PREFETCH_TUPLES < n)
-			__builtin_prefetch(gr_page_tuple(page, offs[i + GR_PREFETCH_TUPLES]));
+			prefetch_tuple(page, offs[i + GR_PREFETCH_TUPLES]);
 
 		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, offs[i]), len, tv, tn))
 			ereport(ERROR,
