@@ -449,6 +449,26 @@ gr_dec_lead(gr_int128 a, int s, int *weight, int *first)
 }
 
 /*
+ * numeric.c's select_div_scale: the scale of a quotient whose operands have
+ * the base-10000 weights and leading digits (w1, f1) and (w2, f2)
+ * (gr_dec_lead) and the scales sa and sb -- 16 significant digits counted
+ * from the quotient's estimated weight, at least either operand's scale.
+ * (Its cap of 1000 digits is past any scale the program holds.)
+ */
+GR_HOSTDEV int
+gr_div_scale(int w1, int f1, int w2, int f2, int sa, int sb)
+{
+	/* equal first digits: the quotient is taken to be below 1 */
+	int			scale = 16 - 4 * (w1 - w2 - (f1 <= f2 ? 1 : 0));
+
+	if (scale < sa)
+		scale = sa;
+	if (scale < sb)
+		scale = sb;
+	return scale < 0 ? 0 : scale;
+}
+
+/*
  * numeric_div of a (scale sa) by a nonzero b (scale sb): the quotient
  * rounded half away from zero at the scale numeric.c's select_div_scale
  * gives it -- 16 significant digits counted from the quotient's estimated
@@ -465,7 +485,6 @@ gr_dec_div(gr_int128 a, int sa, gr_int128 b, int sb, int rs, bool below, gr_int1
 				f1,
 				w2,
 				f2,
-				qweight,
 				scale;
 	gr_int128	n,
 				m,
@@ -475,15 +494,7 @@ gr_dec_div(gr_int128 a, int sa, gr_int128 b, int sb, int rs, bool below, gr_int1
 
 	gr_dec_lead(a, sa, &w1, &f1);
 	gr_dec_lead(b, sb, &w2, &f2);
-	/* equal first digits: the quotient is taken to be below 1 */
-	qweight = w1 - w2 - (f1 <= f2 ? 1 : 0);
-	scale = 16 - 4 * qweight;
-	if (scale < sa)
-		scale = sa;
-	if (scale < sb)
-		scale = sb;
-	if (scale < 0)
-		scale = 0;
+	scale = gr_div_scale(w1, f1, w2, f2, sa, sb);
 	if (below ? scale > rs : scale != rs)
 		return false;
 	/* (a / 10^sa) / (b / 10^sb) * 10^scale = a * 10^(sb + scale - sa) / b */

@@ -51,6 +51,8 @@
 #define GR_DIV_QUAL_SCALE 20
 /* the share of a quotient's rows planned at one scale for the node to compute it */
 #define GR_DIV_PLANNED_SHARE 0.75
+/* the most values of each operand's statistics that plan it */
+#define GR_DIV_SAMPLE 400
 
 typedef GrExprVal XVal;
 
@@ -688,7 +690,6 @@ operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, in
 static int
 planned_quotient_scale(GrExprBuilder *b, Expr *num, Expr *den, int sa, int sb)
 {
-#define GR_DIV_SAMPLE 400
 	/* (on the stack: palloc's 8-byte alignment is not an int128's) */
 	gr_int128	x[GR_DIV_SAMPLE];
 	gr_int128	y[GR_DIV_SAMPLE];
@@ -718,7 +719,7 @@ planned_quotient_scale(GrExprBuilder *b, Expr *num, Expr *den, int sa, int sb)
 
 				if (y[j] == 0)
 					continue;
-				rs = Max(16 - 4 * (wx[i] - wy[j] - (fx[i] <= fy[j] ? 1 : 0)), Max(Max(sa, sb), 0));
+				rs = gr_div_scale(wx[i], fx[i], wy[j], fy[j], sa, sb);
 				pairs++;
 				if (rs <= GR_EXPR_MAX_SCALE && ++count[rs] > (best < 0 ? 0 : count[best]))
 					best = rs;
