@@ -102,4 +102,8 @@ for q in $native; do
 	done
 done
 grep "Page Path\|Decoded Pages\|Evaluated by\|Execution Time" "$out"/explain-*.txt
+# more probes with the server up (e.g. TPCH_AFTER=bench/tpch/q6f_diag.sh)
+if [ -n "${TPCH_AFTER:-}" ]; then
+	source "$root/$TPCH_AFTER"
+fi
 cp "$dir/log/server.log" "$out/server.log"

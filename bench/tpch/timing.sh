@@ -36,6 +36,7 @@ tpch_time() {	# queries workers runs
 					"$TPCH_SQL/$q.sql")
 				nat+=("${a%%|*}")
 				node+=("${b%%|*}")
+				echo "# $q workers $w run $((r + 1)): native ${a%%|*} ms, node ${b%%|*} ms" >&2
 				[ "${a#*|}" = "${b#*|}" ] || { same=0; echo "# $q: ${a#*|} / ${b#*|}" >&2; }
 			done
 			n=$(printf '%s\n' "${nat[@]}" | tpch_median)
