@@ -67,6 +67,13 @@ typedef struct GrDecodeDesc
 {
 	int			natts;			/* attributes described (up to the last col) */
 	int			ncols;			/* columns the scan reads */
+	/*
+	 * Where the walk of a tuple without NULLs starts: the attributes before
+	 * walk_att are fixed-length and lie at their cached offsets, ending at
+	 * walk_off (unaligned), so the walk need not step through them
+	 */
+	int			walk_att;
+	uint32_t	walk_off;
 	int16_t		col_attno[GR_DECODE_MAX_COLS];	/* 0-based attribute numbers */
 	GrAttr		att[];			/* natts of them */
 } GrDecodeDesc;
@@ -228,7 +235,9 @@ gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
  * NULL.  Columns are fixed-length by-value types, or varlenas whose address
  * in the tuple is their value (numeric).  A tuple without NULLs
  * or variable-length attributes reads each column at its cached offset; any
- * other walks the attributes before it, as heap_deform_tuple does.  Every
+ * other walks the attributes before it, as heap_deform_tuple does, from the
+ * first one past the leading fixed-length attributes when it has no NULLs
+ * (walk_att: their offsets are cached, as slot_deform_heap_tuple uses them).  Every
  * read stays inside the tuple: false when the tuple's own header or
  * lengths would lead outside it (a corrupt tuple, or on the GPU a page that
  * is no longer pinned), and then nothing it says is used.
@@ -281,6 +290,13 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 			}
 		}
 		return true;
+	}
+
+	/* no NULLs: the leading fixed-length attributes are where cacheoff says */
+	if (!hasnulls)
+	{
+		a = d->walk_att;
+		off = d->walk_off;
 	}
 
 	/* columns are in attribute order: walk once up to the last */

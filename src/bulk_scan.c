@@ -274,6 +274,12 @@ make_decode_desc(Relation rel, const int *attnos, int ncols)
 			off = gr_align(off, ga->align);
 			ga->cacheoff = off;
 			off += att->attlen;
+			/* a tuple without NULLs may skip this one: it lies before the first column */
+			if (ncols > 0 && a < attnos[0])
+			{
+				d->walk_att = a + 1;
+				d->walk_off = off;
+			}
 		}
 		else
 		{
