@@ -173,6 +173,23 @@ gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk, BufferAccessStra
 	return buf;
 }
 
+/*
+ * Where block BLK, the one after the block last read, probably lies in the
+ * pool: its buffer's page, or NULL where no guess or hint names one.  The
+ * page is not pinned and may hold anything by now: only for prefetching,
+ * which a wrong guess costs some bandwidth, never a wrong answer.
+ */
+const void *
+gr_buf_hints_peek(const GrBufHints *h, BlockNumber blk)
+{
+	Buffer		buf;
+
+	if (h == NULL || blk >= h->nblocks)
+		return NULL;
+	buf = h->hint == NULL ? guess_of(h, 0) : h->hint[blk];
+	return buf != 0 ? BufferGetBlock(buf) : NULL;
+}
+
 /* The hints' memory given back (a scan of several tables makes hints for each). */
 void
 gr_buf_hints_free(GrBufHints *h)

@@ -18,6 +18,7 @@ typedef struct GrBufHints GrBufHints;
 extern GrBufHints *gr_buf_hints_make(MemoryContext cxt, Relation rel, BlockNumber nblocks);
 extern Buffer gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk,
 								BufferAccessStrategy strategy);
+extern const void *gr_buf_hints_peek(const GrBufHints *h, BlockNumber blk);
 extern uint64 gr_buf_hints_found(const GrBufHints *h);
 extern void gr_buf_hints_free(GrBufHints *h);
 

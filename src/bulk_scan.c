@@ -68,6 +68,10 @@ StaticAssertDecl(GR_HEAP_HASNULL == HEAP_HASNULL && GR_HEAP_HASVARWIDTH == HEAP_
 
 /* tuples ahead of the one being decoded whose memory is requested early */
 #define GR_PREFETCH_TUPLES 16
+/* a page's header and line pointers: its first cache lines, fetched first */
+#define GR_PAGE_HEAD_LINES 4
+/* most lines of the next page fetched a tuple */
+#define GR_NEXT_PAGE_LINES_MAX 8
 
 /* One table the node reads. */
 typedef struct BulkTable
@@ -692,20 +696,37 @@ prefetch_tuple(const uint8 *page, OffsetNumber off)
 }
 
 /*
+ * The j-th of a page's cache lines in the order a scan first touches them:
+ * the header and line pointers, then the tuples, laid out from the page's
+ * end backwards (the first line pointers' tuples lie last).
+ */
+static inline int
+page_line(int j)
+{
+	return j < GR_PAGE_HEAD_LINES ? j : BLCKSZ / 64 - 1 - (j - GR_PAGE_HEAD_LINES);
+}
+
+/*
  * Decode and filter the tuples 'offs' of a pinned page, and feed each
  * column's non-NULL values of the rows kept to the outputs.  Counts the rows
  * kept, not the tuples or the page (the rows a GPU job handed back come
- * here one by one, their page and tuples counted with the job).
+ * here one by one, their page and tuples counted with the job).  'next' is
+ * where the scan's next page probably lies (or NULL): its lines are fetched
+ * a few a tuple, so that its first tuples do not wait for memory as the
+ * fetches ahead within this page cannot hide them.
  */
 static void
 decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
-			const OffsetNumber *offs, int n)
+			const OffsetNumber *offs, int n, const uint8 *next)
 {
 	GrRowBlock	rows;
 	int			groups[GR_BLOCK_MAX_ROWS];
 	const GrDecodeDesc *d = t->desc;
 	int			nkept = 0;
 	int			ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0);
+	int			next_line = 0;
+	int			next_per = next == NULL || n == 0 ? 0 :
+		Min((BLCKSZ / 64 + n - 1) / n, GR_NEXT_PAGE_LINES_MAX);
 
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
@@ -720,6 +741,8 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 
 		if (i + GR_PREFETCH_TUPLES < n)
 			prefetch_tuple(page, offs[i + GR_PREFETCH_TUPLES]);
+		for (int k = 0; k < next_per && next_line < BLCKSZ / 64; k++)
+			__builtin_prefetch(next + 64 * page_line(next_line++));
 
 		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, offs[i]), len, tv, tn))
 			ereport(ERROR,
@@ -771,11 +794,11 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 /* Decode the visible tuples 'offs' of a pinned page on the CPU. */
 static void
 decode_page(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
-			const OffsetNumber *offs, int n)
+			const OffsetNumber *offs, int n, const uint8 *next)
 {
 	bs->counters[C_CPU_PAGES]++;
 	bs->counters[C_TUPLES] += n;
-	decode_rows(bs, t, page, blk, offs, n);
+	decode_rows(bs, t, page, blk, offs, n, next);
 }
 
 /* What the page path's callbacks need. */
@@ -792,7 +815,7 @@ page_cpu(void *arg, Buffer buf, const OffsetNumber *offs, int n)
 	PageArg    *pa = arg;
 
 	decode_page(pa->bs, pa->t, (const uint8 *) BufferGetPage(buf),
-				BufferGetBlockNumber(buf), offs, n);
+				BufferGetBlockNumber(buf), offs, n, NULL);
 }
 
 /* qsort: the rows a job handed back by page, then line pointer. */
@@ -842,7 +865,7 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 				elog(ERROR, "gpu_reduce: a page job handed back a tuple that is not visible");
 			offs[k++] = fb[i].off;
 		}
-		decode_rows(bs, t, page, BufferGetBlockNumber(buf), offs, k);
+		decode_rows(bs, t, page, BufferGetBlockNumber(buf), offs, k, NULL);
 	}
 }
 
@@ -1181,7 +1204,8 @@ scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber 
 		OffsetNumber offs[MaxHeapTuplesPerPage];
 		int			n = gr_page_entry_offsets(&e, (const uint8 *) page, offs);
 
-		decode_page(bs, t, (const uint8 *) page, blk, offs, n);
+		decode_page(bs, t, (const uint8 *) page, blk, offs, n,
+					gr_buf_hints_peek(t->hints, blk + 1));
 		ReleaseBuffer(buf);
 	}
 	return true;
@@ -1212,7 +1236,7 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 	}
 	else
 		decode_page(bs, t, (const uint8 *) page, blk, scan->rs_vistuples,
-					scan->rs_ntuples);
+					scan->rs_ntuples, NULL);
 }
 
 /* A table's parallel block scan in the shared memory. */
