@@ -230,6 +230,51 @@ gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
 }
 
 /*
+ * Step *off past a non-NULL attribute of a tuple's datalen data bytes, as
+ * heap_deform_tuple does: aligned for a fixed-length one or a varlena with a
+ * 4-byte header, not for one with a 1-byte header (the common case, taken
+ * first).  False when its header or its bytes would lie outside the data.
+ */
+GR_HOSTDEV_INLINE bool
+gr_step_att(const GrAttr *pa, const uint8_t *data, uint32_t datalen, uint32_t *off)
+{
+	uint32_t	o = *off;
+
+	if (pa->len > 0)
+		o = gr_align(o, pa->align) + (uint32_t) pa->len;
+	else if (pa->len == -1)
+	{
+		uint32_t	size;
+		uint8_t		b;
+
+		if (o >= datalen)
+			return false;
+		b = data[o];
+		/* a 1-byte header (not a TOAST pointer's): its size, no pad byte */
+		if ((b & 0x01) && b != 0x01)
+			o += b >> 1;
+		else
+		{
+			if (!gr_varlena_at(data, datalen, pa->align, &o, &size))
+				return false;
+			o += size;
+		}
+	}
+	else
+	{
+		const uint8_t *s = data + o;
+
+		while (o + (uint32_t) (s - (data + o)) < datalen && *s)
+			s++;
+		o += (uint32_t) (s - (data + o)) + 1;
+	}
+	if (o > datalen)
+		return false;
+	*off = o;
+	return true;
+}
+
+/*
  * Decode the desc's columns of one heap tuple of tuplen bytes (the line
  * pointer's lp_len): vals[i] gets column i's bits, nulls[i] whether it is
  * NULL.  Columns are fixed-length by-value types, or varlenas whose address
@@ -311,32 +356,19 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 			vals[c] = att->missing;
 			continue;
 		}
-		for (; a < attno; a++)
+		/* the bitmap's test out of the loop: most tuples have no NULLs */
+		if (hasnulls)
 		{
-			const GrAttr *pa = &d->att[a];
-
-			if (hasnulls && !(bits[a >> 3] & (1 << (a & 7))))
-				continue;
-			if (pa->len > 0)
-				off = gr_align(off, pa->align) + (uint32_t) pa->len;
-			else if (pa->len == -1)
-			{
-				uint32_t	size;
-
-				if (!gr_varlena_at(data, datalen, pa->align, &off, &size))
+			for (; a < attno; a++)
+				if ((bits[a >> 3] & (1 << (a & 7))) &&
+					!gr_step_att(&d->att[a], data, datalen, &off))
 					return false;
-				off += size;
-			}
-			else
-			{
-				const uint8_t *s = data + off;
-
-				while (off + (uint32_t) (s - (data + off)) < datalen && *s)
-					s++;
-				off += (uint32_t) (s - (data + off)) + 1;
-			}
-			if (off > datalen)
-				return false;
+		}
+		else
+		{
+			for (; a < attno; a++)
+				if (!gr_step_att(&d->att[a], data, datalen, &off))
+					return false;
 		}
 		if (hasnulls && !(bits[attno >> 3] & (1 << (attno & 7))))
 		{
@@ -347,7 +379,13 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 		{
 			uint32_t	size;
 
-			if (!gr_varlena_at(data, datalen, att->align, &off, &size))
+			/* a 1-byte header: no pad, its size in the byte (as gr_step_att) */
+			if (off < datalen && (data[off] & 0x01) && data[off] != 0x01)
+			{
+				if (off + (uint32_t) (data[off] >> 1) > datalen)
+					return false;
+			}
+			else if (!gr_varlena_at(data, datalen, att->align, &off, &size))
 				return false;
 			nulls[c] = false;
 			vals[c] = (uint64_t) (uintptr_t) (data + off);
