@@ -130,6 +130,27 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4), gpu_sum(i8), gpu_sum(k), gpu_sum(d
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs_alter WHERE d = 42');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs_alter WHERE k IS NULL AND e < 0');
 
+-- a tuple without NULLs starts its walk past the fixed-length attributes
+-- before the first column read (their offsets are cached), one with NULLs
+-- walks from the first attribute: rows from before and after a fixed-length
+-- attribute among them was dropped (stored NULL since), NULLs, varlenas with
+-- 1-byte and (aligned, after padding) 4-byte headers before a column read,
+-- and a column added with a default that the older rows lack
+CREATE TABLE bs_walk (a int8, b int2, c int4, dropme int8, d int2, v text, n numeric, w int4, x int8);
+INSERT INTO bs_walk
+SELECT g, g % 7, g, -g, g % 5,
+       CASE WHEN g % 3 = 0 THEN repeat('y', 200 + g % 50) ELSE 'q' END,
+       g / 4.0, g * 3, CASE WHEN g % 11 = 0 THEN NULL ELSE g END
+FROM generate_series(1, 3000) g;
+ALTER TABLE bs_walk DROP COLUMN dropme;
+ALTER TABLE bs_walk ADD COLUMN y int4 DEFAULT 7;
+INSERT INTO bs_walk (a, b, c, d, v, n, w, x, y)
+SELECT g, g % 3, g, NULLIF(g % 4, 0), repeat('z', g % 300), g, g, g, g FROM generate_series(1, 2000) g;
+SELECT * FROM bulk_check('SELECT gpu_sum(c), gpu_sum(w), gpu_sum(x), count(x) FROM bs_walk');
+SELECT * FROM bulk_check('SELECT gpu_sum(w), gpu_sum(n), count(*) FROM bs_walk WHERE d < 3');
+SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_sum(y), count(*) FROM bs_walk WHERE w > 100');
+SELECT * FROM bulk_check('SELECT gpu_sum(n), gpu_max(y) FROM bs_walk WHERE v < ''r'' AND b = 1');
+
 -- empty tables, only invisible rows, rows this transaction changed
 CREATE TABLE bs_empty (x int8);
 SELECT * FROM bulk_check('SELECT gpu_sum(x), gpu_min(x), gpu_top2(x), count(*), count(x) FROM bs_empty');
@@ -360,7 +381,7 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
 SET gpu_reduce.bulk_scan = on;
 EXPLAIN (COSTS OFF) SELECT gpu_sum(i8) FROM bs;
 
-DROP TABLE bs, bs_alter, bs_empty, bs_temp, bs_unlogged, bs_part, bs_parent, bs_child,
+DROP TABLE bs, bs_alter, bs_walk, bs_empty, bs_temp, bs_unlogged, bs_part, bs_parent, bs_child,
     bs_kid2, bs_am, bs_big, bs_tiny, bs_special CASCADE;
 DROP ACCESS METHOD bs_heap2;
 DROP FUNCTION bulk_check(text), bulk_explain(text), hint_pages(text);
