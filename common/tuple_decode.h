@@ -282,8 +282,8 @@ gr_step_att(const GrAttr *pa, const uint8_t *data, uint32_t datalen, uint32_t *o
  * or variable-length attributes reads each column at its cached offset; any
  * other walks the attributes before it, as heap_deform_tuple does, from the
  * first one past the leading fixed-length attributes when it has no NULLs
- * (walk_att: their offsets are cached, as slot_deform_heap_tuple uses them).  Every
- * read stays inside the tuple: false when the tuple's own header or
+ * (walk_att: their offsets are cached, as slot_deform_heap_tuple uses
+ * them).  Every read stays inside the tuple: false when the tuple's own header or
  * lengths would lead outside it (a corrupt tuple, or on the GPU a page that
  * is no longer pinned), and then nothing it says is used.
  */
