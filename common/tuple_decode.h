@@ -208,9 +208,10 @@ gr_align(uint32_t off, int align)
  * Find the varlena of an attribute at *off in a tuple's datalen data bytes:
  * aligned first unless it has a short or external header (no pad byte
  * then).  Sets *off to its start and *size to its total size; false when its
- * header or its bytes would lie outside the data.
+ * header or its bytes would lie outside the data.  Inlined into the decoder's
+ * walk, with the common 1-byte header (not a TOAST pointer's) tested first.
  */
-GR_HOSTDEV bool
+GR_HOSTDEV_INLINE bool
 gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
 			  uint32_t *size)
 {
@@ -218,6 +219,11 @@ gr_varlena_at(const uint8_t *data, uint32_t datalen, int align, uint32_t *off,
 
 	if (o >= datalen)
 		return false;
+	if ((data[o] & 0x01) && data[o] != 0x01)
+	{
+		*size = data[o] >> 1;
+		return o + *size <= datalen;
+	}
 	if (data[o] == 0)
 		o = gr_align(o, align);
 	if (o >= datalen || (!(data[o] & 0x01) && o + 4 > datalen))
@@ -245,20 +251,10 @@ gr_step_att(const GrAttr *pa, const uint8_t *data, uint32_t datalen, uint32_t *o
 	else if (pa->len == -1)
 	{
 		uint32_t	size;
-		uint8_t		b;
 
-		if (o >= datalen)
+		if (!gr_varlena_at(data, datalen, pa->align, &o, &size))
 			return false;
-		b = data[o];
-		/* a 1-byte header (not a TOAST pointer's): its size, no pad byte */
-		if ((b & 0x01) && b != 0x01)
-			o += b >> 1;
-		else
-		{
-			if (!gr_varlena_at(data, datalen, pa->align, &o, &size))
-				return false;
-			o += size;
-		}
+		o += size;
 	}
 	else
 	{
@@ -379,13 +375,7 @@ gr_decode_tuple(const GrDecodeDesc *d, const uint8_t *tup, uint32_t tuplen,
 		{
 			uint32_t	size;
 
-			/* a 1-byte header: no pad, its size in the byte (as gr_step_att) */
-			if (off < datalen && (data[off] & 0x01) && data[off] != 0x01)
-			{
-				if (off + (uint32_t) (data[off] >> 1) > datalen)
-					return false;
-			}
-			else if (!gr_varlena_at(data, datalen, att->align, &off, &size))
+			if (!gr_varlena_at(data, datalen, att->align, &off, &size))
 				return false;
 			nulls[c] = false;
 			vals[c] = (uint64_t) (uintptr_t) (data + off);
