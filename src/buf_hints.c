@@ -117,6 +117,19 @@ guess_of(const GrBufHints *h, int ahead)
 	return (h->last + ahead) % NBuffers + 1;
 }
 
+/*
+ * The buffer to try for block BLK + AHEAD, BLK being the next block the scan
+ * reads: the guess while guessing, else the hint.  0 where there is none or
+ * the block is past the table.
+ */
+static inline Buffer
+buffer_to_try(const GrBufHints *h, BlockNumber blk, int ahead)
+{
+	if (blk + ahead >= h->nblocks)
+		return 0;
+	return h->hint == NULL ? guess_of(h, ahead) : h->hint[blk + ahead];
+}
+
 /* Whether BUF holds block BLK of H's relation: then it is pinned, and counted. */
 static inline bool
 pin_if_there(GrBufHints *h, Relation rel, BlockNumber blk, Buffer buf)
@@ -147,9 +160,8 @@ gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk, BufferAccessStra
 	if (h == NULL || blk >= h->nblocks)
 		return ReadBufferExtended(rel, MAIN_FORKNUM, blk, RBM_NORMAL, strategy);
 	guessing = h->hint == NULL;
-	want = guessing ? guess_of(h, 0) : h->hint[blk];
-	next = blk + GR_HINT_AHEAD >= h->nblocks ? 0 :
-		guessing ? guess_of(h, GR_HINT_AHEAD) : h->hint[blk + GR_HINT_AHEAD];
+	want = buffer_to_try(h, blk, 0);
+	next = buffer_to_try(h, blk, GR_HINT_AHEAD);
 	if (next != 0)
 	{
 		gr_prefetch(GetBufferDescriptor(next - 1));
@@ -182,11 +194,8 @@ gr_buf_hints_read(GrBufHints *h, Relation rel, BlockNumber blk, BufferAccessStra
 const void *
 gr_buf_hints_peek(const GrBufHints *h, BlockNumber blk)
 {
-	Buffer		buf;
+	Buffer		buf = h != NULL ? buffer_to_try(h, blk, 0) : 0;
 
-	if (h == NULL || blk >= h->nblocks)
-		return NULL;
-	buf = h->hint == NULL ? guess_of(h, 0) : h->hint[blk];
 	return buf != 0 ? BufferGetBlock(buf) : NULL;
 }
 
