@@ -21,11 +21,12 @@ for t in lineitem lineitem_f; do
 	echo "SELECT gpu_sum(l_extendedprice * l_discount) FROM $t $diag_where;" > "$diag_dir/q6_$t.sql"
 done
 chmod 644 "$diag_dir"/*.sql
+# the floor probe reads the pages and decodes nothing
+diag_setting() { [ "$1" = floor ] && echo "SET gpu_reduce.debug_page_read_only = on" || true; }
 echo "probe,table,ms" | tee "$out/diag.csv"
 for probe in floor count int q6; do
 	for t in lineitem lineitem_f; do
-		set_ro=""
-		[ "$probe" = floor ] && set_ro="SET gpu_reduce.debug_page_read_only = on"
+		set_ro=$(diag_setting "$probe")
 		ts=()
 		for ((r = 0; r < diag_runs; r++)); do
 			x=$(tpch_one "SET max_parallel_workers_per_gather = 0${set_ro:+; $set_ro}" "$diag_dir/${probe}_$t.sql")
@@ -36,8 +37,7 @@ for probe in floor count int q6; do
 done
 for probe in floor count int q6; do
 	for t in lineitem lineitem_f; do
-		set_ro=""
-		[ "$probe" = floor ] && set_ro="SET gpu_reduce.debug_page_read_only = on"
+		set_ro=$(diag_setting "$probe")
 		tpch_psql -X -c "SET max_parallel_workers_per_gather = 0" ${set_ro:+-c "$set_ro"} \
 			-c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) $(cat "$diag_dir/${probe}_$t.sql")"
 	done
