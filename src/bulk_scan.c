@@ -23,6 +23,7 @@
  */
 #include "bulk.h"
 #include "buf_hints.h"
+#include "held_pins.h"
 #include "scan_desc.h"
 #include "sink.h"
 #include "group_table.h"
@@ -815,7 +816,7 @@ page_cpu(void *arg, Buffer buf, const OffsetNumber *offs, int n)
 	PageArg    *pa = arg;
 
 	decode_page(pa->bs, pa->t, (const uint8 *) BufferGetPage(buf),
-				BufferGetBlockNumber(buf), offs, n, NULL);
+				gr_pin_block(buf), offs, n, NULL);
 }
 
 /* qsort: the rows a job handed back by page, then line pointer. */
@@ -1221,6 +1222,9 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 {
 	Page		page;
 
+	if (gr_debug_error_page > 0 && blk == (BlockNumber) gr_debug_error_page - 1)
+		elog(ERROR, "gpu_reduce: the scan of \"%s\" stops at page %d (gpu_reduce.debug_error_page)",
+			 RelationGetRelationName(scan->rs_base.rs_rd), gr_debug_error_page);
 	if (scan_page_whole(bs, t, scan, blk, pp))
 		return;
 	read_page(scan, blk);

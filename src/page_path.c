@@ -13,6 +13,10 @@
  * a pin no tuple moves or changes but for hint bits, the same guarantee
  * PostgreSQL's page-mode scans rely on.  At most GR_PAGE_JOBS jobs are in
  * flight, so a process never holds more than gpu_reduce.page_pins pins.
+ * They are held pins (held_pins.c), which the buffer manager does not track:
+ * the page path drops them itself, when a job is done, on abort (the
+ * subtransaction's or the memory's end, whichever comes first), and at the
+ * end of a transaction that still holds any, with a WARNING.
  *
  * Whatever the GPU cannot do goes through the CPU decoder on the same
  * pinned pages (the scan's callback): a job that failed, a page that found
@@ -22,6 +26,7 @@
 #include "bulk.h"
 
 #include "access/xact.h"
+#include "lib/ilist.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
@@ -29,6 +34,7 @@
 #include "utils/snapshot.h"
 
 #include "gpu_shared.h"
+#include "held_pins.h"
 #include "page_job.h"
 
 /* the host's run of a grouping job folds rows with plain arithmetic */
@@ -60,7 +66,7 @@ typedef struct PageJobRef
 	GrPageJob  *job;
 	int			slot;			/* its GPU slot, or -1 (built in local memory) */
 	int			npages;
-	Buffer	   *bufs;
+	Buffer	   *bufs;			/* held pins (held_pins.c) */
 } PageJobRef;
 
 struct GrPagePath
@@ -104,7 +110,12 @@ struct GrPagePath
 	instr_time	waited;			/* waiting for jobs the GPU had not finished
 								 * (summed unrounded: most waits are < 1 us) */
 	MemoryContextCallback reset_cb;
+	dlist_node	live;			/* in live_paths until its memory goes */
+	SubTransactionId subid;		/* begun in this subtransaction */
 };
+
+/* the page paths whose memory has not gone: those that may hold pins */
+static dlist_head live_paths = DLIST_STATIC_INIT(live_paths);
 
 /* Pins one process may hold for the page path. */
 static int
@@ -371,13 +382,30 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	return NULL;
 }
 
-/* On abort (or any reset): give back the slots of the jobs in flight. */
+/* Drop the pins of the jobs in flight; false when there were none. */
+static bool
+drop_pins(GrPagePath *pp)
+{
+	bool		any = false;
+
+	for (int j = 0; j < pp->njobs; j++)
+	{
+		PageJobRef *ref = &pp->jobs[(pp->first + j) % GR_PAGE_JOBS];
+
+		for (int i = 0; i < ref->npages; i++)
+			gr_pin_drop(ref->bufs[i]);
+		any |= ref->npages > 0;
+		ref->npages = 0;
+	}
+	return any;
+}
+
+/* On abort (or any reset): give back the slots and the pins of the jobs in flight. */
 static void
 page_path_reset(void *arg)
 {
 	GrPagePath *pp = arg;
 
-	/* the buffer pins are the resource owner's to release on abort */
 	for (int j = 0; j < pp->njobs; j++)
 	{
 		PageJobRef *ref = &pp->jobs[(pp->first + j) % GR_PAGE_JOBS];
@@ -386,10 +414,71 @@ page_path_reset(void *arg)
 			gr_gpu_end_job_slot(ref->slot, true);
 		ref->slot = -1;
 	}
+	drop_pins(pp);
 	pp->njobs = 0;
 	if (pp->collect_slot >= 0)
 		gr_gpu_end_job_slot(pp->collect_slot, true);
 	pp->collect_slot = -1;
+	dlist_delete(&pp->live);
+}
+
+/*
+ * A subtransaction's abort drops the pins of the page paths begun in it or
+ * in its children, as its resource owner drops its pins, even where their
+ * memory outlives it.
+ */
+static void
+page_path_subxact(SubXactEvent event, SubTransactionId mySubid,
+				  SubTransactionId parentSubid, void *arg)
+{
+	dlist_iter	it;
+
+	if (event != SUBXACT_EVENT_ABORT_SUB)
+		return;
+	dlist_foreach(it, &live_paths)
+	{
+		GrPagePath *pp = dlist_container(GrPagePath, live, it.cur);
+
+		if (pp->subid >= mySubid)
+			drop_pins(pp);
+	}
+}
+
+/*
+ * A transaction's end drops any pins left: on abort those of the failed
+ * scans whose memory goes later; on commit none should be left, as every
+ * scan finishes its jobs, so one is a bug, said as a WARNING.
+ */
+static void
+page_path_xact(XactEvent event, void *arg)
+{
+	dlist_iter	it;
+	bool		commit;
+
+	switch (event)
+	{
+		case XACT_EVENT_COMMIT:
+		case XACT_EVENT_PARALLEL_COMMIT:
+		case XACT_EVENT_PREPARE:
+			commit = true;
+			break;
+		case XACT_EVENT_ABORT:
+		case XACT_EVENT_PARALLEL_ABORT:
+			commit = false;
+			break;
+		default:
+			return;
+	}
+	dlist_foreach(it, &live_paths)
+	{
+		GrPagePath *pp = dlist_container(GrPagePath, live, it.cur);
+
+		if (drop_pins(pp) && commit)
+			elog(WARNING, "gpu_reduce: a page path's pins were left at the end of the transaction");
+	}
+	if (gr_pins_held() != 0)
+		elog(WARNING, "gpu_reduce: " INT64_FORMAT " held pins without a page path at the end of the transaction",
+			 gr_pins_held());
 }
 
 /*
@@ -526,6 +615,19 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	pp->reset_cb.func = page_path_reset;
 	pp->reset_cb.arg = pp;
 	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
+	pp->subid = GetCurrentSubTransactionId();
+	if (dlist_is_empty(&live_paths))
+	{
+		static bool callbacks = false;
+
+		if (!callbacks)
+		{
+			RegisterXactCallback(page_path_xact, NULL);
+			RegisterSubXactCallback(page_path_subxact, NULL);
+			callbacks = true;
+		}
+	}
+	dlist_push_tail(&live_paths, &pp->live);
 	return pp;
 }
 
@@ -713,7 +815,7 @@ complete_oldest(GrPagePath *pp)
 			cpu_page(pp, ref->bufs[i], &entries[i]);
 	}
 	for (int i = 0; i < ref->npages; i++)
-		ReleaseBuffer(ref->bufs[i]);
+		gr_pin_drop(ref->bufs[i]);
 	ref->npages = 0;
 	if (ref->slot >= 0)
 		gr_gpu_end_job_slot(ref->slot, false);
@@ -767,7 +869,8 @@ open_job(GrPagePath *pp)
 }
 
 /*
- * Take over one page: its pinned buffer (the pin is the page path's now) and
+ * Take over one page: its pinned buffer (the pin is the page path's now, held
+ * in the buffer's header alone: held_pins.c) and
  * its visible line pointers, 'n' of them in increasing order; or, with vis
  * NULL, every normal line pointer up to n (an all-visible page whose unused
  * line pointers are not reused while it is pinned: gr_page_path_all_normal).
@@ -826,6 +929,7 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n)
 		ReleaseBuffer(buf);
 		return;
 	}
+	gr_pin_hold(buf);
 	ref->bufs[ref->npages++] = buf;
 	if (ref->npages == pp->job_pages)
 		close_job(pp);
