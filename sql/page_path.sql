@@ -145,6 +145,51 @@ SELECT * FROM page_check('SELECT gpu_max(ts), count(*) FROM pp_time WHERE ts > '
 SELECT * FROM page_explain('SELECT gpu_sum(n), gpu_max(d) FROM pp_time');
 DROP TABLE pp_time;
 
+-- the page path's pins (held in the buffers' headers alone, held_pins.c) are
+-- all dropped however a scan ends: an ERROR with jobs in flight, at top
+-- level, in a subtransaction, caught by PL/pgSQL, in a parallel worker;
+-- then VACUUM FREEZE, which waits for a cleanup lock on every page, ends
+SET gpu_reduce.page_path = cpu;
+SET gpu_reduce.page_pins = 16;
+CREATE EXTENSION pg_buffercache;
+ALTER TABLE pp SET (autovacuum_enabled = off);
+CREATE FUNCTION pp_pinned() RETURNS bigint LANGUAGE sql AS $$
+  SELECT count(*) FROM pg_buffercache
+  WHERE relfilenode = pg_relation_filenode('pp') AND pinning_backends > 0 $$;
+SELECT pg_relation_size('pp') / current_setting('block_size')::int > 40 AS enough_pages;
+SET gpu_reduce.debug_error_page = 30;
+SELECT gpu_sum(i8), count(*) FROM pp;
+SELECT pp_pinned() AS pinned_after_error;
+BEGIN;
+SAVEPOINT s;
+SELECT gpu_sum(i8), count(*) FROM pp WHERE i4 > 0;
+ROLLBACK TO s;
+SELECT pp_pinned() AS pinned_in_transaction;
+COMMIT;
+DO $$ BEGIN PERFORM gpu_sum(i8) FROM pp;
+EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'caught: %', SQLERRM; END $$;
+SELECT pp_pinned() AS pinned_after_plpgsql;
+-- on the GPU host the jobs in flight are the GPU's (the default mode)
+RESET gpu_reduce.page_path;
+SELECT gpu_sum(i8), count(*) FROM pp;
+SELECT pp_pinned() AS pinned_after_gpu_error;
+SET gpu_reduce.page_path = cpu;
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+\set VERBOSITY terse
+SELECT gpu_sum(i8), count(*) FROM pp;
+\set VERBOSITY default
+SET max_parallel_workers_per_gather = 0;
+SELECT pp_pinned() AS pinned_after_parallel_error;
+RESET gpu_reduce.debug_error_page;
+SELECT * FROM page_check('SELECT gpu_sum(i8), count(*) FROM pp');
+SELECT pp_pinned() AS pinned_after_scan;
+VACUUM (FREEZE) pp;
+DROP FUNCTION pp_pinned;
+DROP EXTENSION pg_buffercache;
+
 -- bad settings (the SQLSTATE only: PostgreSQL 16 words the messages anew)
 DO $$ BEGIN SET gpu_reduce.page_path = gpu;
 EXCEPTION WHEN OTHERS THEN RAISE NOTICE 'page_path = gpu: %', SQLSTATE; END $$;

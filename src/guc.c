@@ -18,6 +18,7 @@ bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
+int			gr_debug_error_page = 0;
 int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
 int			gr_slot_size_kb = 8 * 1024;
@@ -105,6 +106,13 @@ gr_guc_define(void)
 							"A job that meets more groups is decoded by the CPU as a whole; "
 							"a row that finds a scan's table full is handed to the CPU.",
 							&gr_debug_job_groups, 0, 0, 16384,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpu_reduce.debug_error_page",
+							"For tests: a bulk scan raises an ERROR as it comes to this page of its table (0: never).",
+							"The page is the table's block number plus one; the page path's jobs before it "
+							"are still in flight, their pages pinned.",
+							&gr_debug_error_page, 0, 0, INT_MAX,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpu_reduce.debug_quotient_scale",
