@@ -184,11 +184,16 @@ gr_floor_sum(PG_FUNCTION_ARGS)
  *      from a block -> buffer hint map built by one pass over the descriptors
  *   2  ReadRecentBuffer with the hint (no mapping-table lookup), prefetching
  *   3  ReadRecentBuffer with the hint, no prefetch
+ *   4  as 2, each pin then handed over to a held pin (src/held_pins.c: the
+ *      count in the buffer's header alone, without the backend's private
+ *      refcount and resource owner entries), as the page path holds its pins
  * A block whose hint is stale falls back to ReadBufferExtended.  Returns the
  * times as text: the hint map's pass, the walk, and ns per page.
  */
 #include "portability/instr_time.h"
 #include "storage/buf_internals.h"
+/* variant 4: gpu_reduce's own held pins, the very code the page path runs */
+#include "held_pins.c"
 
 PG_FUNCTION_INFO_V1(gr_pin_walk);
 
@@ -228,13 +233,16 @@ gr_pin_walk(PG_FUNCTION_ARGS)
 		}
 	}
 	INSTR_TIME_SET_CURRENT(t1);
+	/* no cancel while variant 4 holds pins nothing else would drop */
+	if (variant == 4)
+		HOLD_INTERRUPTS();
 	for (BlockNumber blk = 0; blk < nblocks; blk++)
 	{
 		Buffer		buf = InvalidBuffer;
 		Page		page;
 
 		CHECK_FOR_INTERRUPTS();
-		if ((variant == 1 || variant == 2) && blk + 16 < nblocks && hint[blk + 16] != 0)
+		if ((variant == 1 || variant == 2 || variant == 4) && blk + 16 < nblocks && hint[blk + 16] != 0)
 		{
 			__builtin_prefetch(GetBufferDescriptor(hint[blk + 16] - 1));
 			__builtin_prefetch(BufferGetBlock(hint[blk + 16]));
@@ -252,10 +260,15 @@ gr_pin_walk(PG_FUNCTION_ARGS)
 		page = BufferGetPage(buf);
 		allvis += PageIsAllVisible(page) && PageGetMaxOffsetNumber(page) > 0;
 		LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+		if (variant == 4)
+			gr_pin_hold(buf);
 		if (held == hold)
 		{
 			for (int i = 0; i < chunk; i++)
-				ReleaseBuffer(ring[(head + i) % hold]);
+				if (variant == 4)
+					gr_pin_drop(ring[(head + i) % hold]);
+				else
+					ReleaseBuffer(ring[(head + i) % hold]);
 			head = (head + chunk) % hold;
 			held -= chunk;
 		}
@@ -263,7 +276,12 @@ gr_pin_walk(PG_FUNCTION_ARGS)
 		held++;
 	}
 	for (int i = 0; i < held; i++)
-		ReleaseBuffer(ring[(head + i) % hold]);
+		if (variant == 4)
+			gr_pin_drop(ring[(head + i) % hold]);
+		else
+			ReleaseBuffer(ring[(head + i) % hold]);
+	if (variant == 4)
+		RESUME_INTERRUPTS();
 	INSTR_TIME_SET_CURRENT(t2);
 	INSTR_TIME_SUBTRACT(t2, t1);
 	INSTR_TIME_SUBTRACT(t1, t0);
