@@ -19,6 +19,7 @@ bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
 int			gr_debug_error_page = 0;
+bool		gr_debug_buffer_manager_pins = false;
 int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
 int			gr_slot_size_kb = 8 * 1024;
@@ -114,6 +115,12 @@ gr_guc_define(void)
 							"are still in flight, their pages pinned.",
 							&gr_debug_error_page, 0, 0, INT_MAX,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+
+	DefineCustomBoolVariable("gpu_reduce.debug_buffer_manager_pins",
+							 "For benchmarks: the page path keeps its pins through the buffer manager, not as held pins.",
+							 "What held pins save, measured beside them; same answers.",
+							 &gr_debug_buffer_manager_pins, false,
+							 PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpu_reduce.debug_quotient_scale",
 							"For tests: the scale the node computes a numeric quotient in an aggregate's argument at (-1: planned).",

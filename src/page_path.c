@@ -66,7 +66,8 @@ typedef struct PageJobRef
 	GrPageJob  *job;
 	int			slot;			/* its GPU slot, or -1 (built in local memory) */
 	int			npages;
-	Buffer	   *bufs;			/* held pins (held_pins.c) */
+	Buffer	   *bufs;			/* held pins (held_pins.c), or the buffer
+								 * manager's (held_pins false) */
 } PageJobRef;
 
 struct GrPagePath
@@ -110,6 +111,7 @@ struct GrPagePath
 	instr_time	waited;			/* waiting for jobs the GPU had not finished
 								 * (summed unrounded: most waits are < 1 us) */
 	MemoryContextCallback reset_cb;
+	bool		held_pins;		/* not gpu_reduce.debug_buffer_manager_pins */
 	dlist_node	live;			/* in live_paths until its memory goes */
 	SubTransactionId subid;		/* begun in this subtransaction */
 };
@@ -382,7 +384,20 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	return NULL;
 }
 
-/* Drop the pins of the jobs in flight; false when there were none. */
+/* Release a job's pin of BUF, as it was kept. */
+static inline void
+release_pin(GrPagePath *pp, Buffer buf)
+{
+	if (pp->held_pins)
+		gr_pin_drop(buf);
+	else
+		ReleaseBuffer(buf);
+}
+
+/*
+ * Drop the held pins of the jobs in flight, on abort (the buffer manager's
+ * are the resource owner's to release then); false when there were none.
+ */
 static bool
 drop_pins(GrPagePath *pp)
 {
@@ -392,7 +407,7 @@ drop_pins(GrPagePath *pp)
 	{
 		PageJobRef *ref = &pp->jobs[(pp->first + j) % GR_PAGE_JOBS];
 
-		for (int i = 0; i < ref->npages; i++)
+		for (int i = 0; i < ref->npages && pp->held_pins; i++)
 			gr_pin_drop(ref->bufs[i]);
 		any |= ref->npages > 0;
 		ref->npages = 0;
@@ -615,6 +630,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	pp->reset_cb.func = page_path_reset;
 	pp->reset_cb.arg = pp;
 	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
+	pp->held_pins = !gr_debug_buffer_manager_pins;
 	pp->subid = GetCurrentSubTransactionId();
 	if (dlist_is_empty(&live_paths))
 	{
@@ -815,7 +831,7 @@ complete_oldest(GrPagePath *pp)
 			cpu_page(pp, ref->bufs[i], &entries[i]);
 	}
 	for (int i = 0; i < ref->npages; i++)
-		gr_pin_drop(ref->bufs[i]);
+		release_pin(pp, ref->bufs[i]);
 	ref->npages = 0;
 	if (ref->slot >= 0)
 		gr_gpu_end_job_slot(ref->slot, false);
@@ -929,7 +945,8 @@ gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n)
 		ReleaseBuffer(buf);
 		return;
 	}
-	gr_pin_hold(buf);
+	if (pp->held_pins)
+		gr_pin_hold(buf);
 	ref->bufs[ref->npages++] = buf;
 	if (ref->npages == pp->job_pages)
 		close_job(pp);
