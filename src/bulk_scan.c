@@ -866,7 +866,7 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 				elog(ERROR, "gpu_reduce: a page job handed back a tuple that is not visible");
 			offs[k++] = fb[i].off;
 		}
-		decode_rows(bs, t, page, BufferGetBlockNumber(buf), offs, k, NULL);
+		decode_rows(bs, t, page, gr_pin_block(buf), offs, k, NULL);
 	}
 }
 

@@ -96,7 +96,11 @@ gr_pin_drop(Buffer buf)
 	add_shared_pin(GetBufferDescriptor(buf - 1), -1);
 }
 
-/* The block a held pin's buffer holds (BufferGetBlockNumber wants the buffer manager's pin). */
+/*
+ * The block a held pin's buffer holds.  BufferGetBlockNumber asserts the
+ * buffer manager's pin; so do IncrBufferRefCount, LockBuffer and
+ * ExecStoreBufferHeapTuple, none of which a held page may go through.
+ */
 BlockNumber
 gr_pin_block(Buffer buf)
 {
