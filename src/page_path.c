@@ -118,6 +118,7 @@ struct GrPagePath
 
 /* the page paths whose memory has not gone: those that may hold pins */
 static dlist_head live_paths = DLIST_STATIC_INIT(live_paths);
+static bool callbacks_registered = false;
 
 /* Pins one process may hold for the page path. */
 static int
@@ -407,8 +408,9 @@ drop_pins(GrPagePath *pp)
 	{
 		PageJobRef *ref = &pp->jobs[(pp->first + j) % GR_PAGE_JOBS];
 
-		for (int i = 0; i < ref->npages && pp->held_pins; i++)
-			gr_pin_drop(ref->bufs[i]);
+		if (pp->held_pins)
+			for (int i = 0; i < ref->npages; i++)
+				gr_pin_drop(ref->bufs[i]);
 		any |= ref->npages > 0;
 		ref->npages = 0;
 	}
@@ -632,16 +634,11 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
 	pp->held_pins = !gr_debug_buffer_manager_pins;
 	pp->subid = GetCurrentSubTransactionId();
-	if (dlist_is_empty(&live_paths))
+	if (!callbacks_registered)
 	{
-		static bool callbacks = false;
-
-		if (!callbacks)
-		{
-			RegisterXactCallback(page_path_xact, NULL);
-			RegisterSubXactCallback(page_path_subxact, NULL);
-			callbacks = true;
-		}
+		RegisterXactCallback(page_path_xact, NULL);
+		RegisterSubXactCallback(page_path_subxact, NULL);
+		callbacks_registered = true;
 	}
 	dlist_push_tail(&live_paths, &pp->live);
 	return pp;
