@@ -44,6 +44,7 @@
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "utils/datum.h"
+#include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
@@ -1225,6 +1226,13 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 	if (gr_debug_error_page > 0 && blk == (BlockNumber) gr_debug_error_page - 1)
 		elog(ERROR, "gpu_reduce: the scan of \"%s\" stops at page %d (gpu_reduce.debug_error_page)",
 			 RelationGetRelationName(scan->rs_base.rs_rd), gr_debug_error_page);
+	if (gr_debug_wait_page > 0 && blk == (BlockNumber) gr_debug_wait_page - 1)
+	{
+		Datum		key = Int64GetDatum((int64) RelationGetRelid(scan->rs_base.rs_rd));
+
+		DirectFunctionCall1(pg_advisory_lock_shared_int8, key);
+		DirectFunctionCall1(pg_advisory_unlock_shared_int8, key);
+	}
 	if (scan_page_whole(bs, t, scan, blk, pp))
 		return;
 	read_page(scan, blk);

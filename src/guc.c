@@ -19,6 +19,7 @@ bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
 int			gr_debug_error_page = 0;
+int			gr_debug_wait_page = 0;
 bool		gr_debug_buffer_manager_pins = false;
 int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
@@ -116,6 +117,12 @@ gr_guc_define(void)
 							&gr_debug_error_page, 0, 0, INT_MAX,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
+	DefineCustomIntVariable("gpu_reduce.debug_wait_page",
+							"For tests: a bulk scan coming to this page of its table waits for the advisory lock on the table's OID (0: never).",
+							"It takes pg_advisory_lock_shared(oid) and releases it at once, so a session holding "
+							"pg_advisory_lock(oid) stops it there, the page path's jobs before it in flight.",
+							&gr_debug_wait_page, 0, 0, INT_MAX,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomBoolVariable("gpu_reduce.debug_buffer_manager_pins",
 							 "For benchmarks: the page path keeps its pins through the buffer manager, not as held pins.",
 							 "What held pins save, measured beside them; same answers.",
