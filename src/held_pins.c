@@ -23,6 +23,11 @@
  * path drops every one it holds: when its job is done, and on abort when
  * its memory goes (page_path.c); a transaction that ends with one still
  * held drops it there with a WARNING.
+ *
+ * The buffer manager's own-pin checks do not see held pins: a backend that
+ * took a cleanup lock (LockBufferForCleanup) on a page it holds would wait
+ * for itself.  Nothing the scan runs while it holds pins takes one
+ * (heap_page_prune_opt only tries, ConditionalLockBufferForCleanup).
  */
 #include "postgres.h"
 
