@@ -396,8 +396,9 @@ release_pin(GrPagePath *pp, Buffer buf)
 }
 
 /*
- * Drop the held pins of the jobs in flight, on abort (the buffer manager's
- * are the resource owner's to release then); false when there were none.
+ * Drop the held pins of the jobs in flight, on abort or at a transaction's
+ * end (the buffer manager's are the resource owner's to release then);
+ * false when there were none.
  */
 static bool
 drop_pins(GrPagePath *pp)
@@ -629,9 +630,6 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 			pp->jobs[j].job = MemoryContextAlloc(cxt, pp->bytes_all);
 	}
 	pp->collect_slot = -1;
-	pp->reset_cb.func = page_path_reset;
-	pp->reset_cb.arg = pp;
-	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
 	pp->held_pins = !gr_debug_buffer_manager_pins;
 	pp->subid = GetCurrentSubTransactionId();
 	if (!callbacks_registered)
@@ -640,7 +638,11 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		RegisterSubXactCallback(page_path_subxact, NULL);
 		callbacks_registered = true;
 	}
+	/* in the list before the reset callback, which takes it out */
 	dlist_push_tail(&live_paths, &pp->live);
+	pp->reset_cb.func = page_path_reset;
+	pp->reset_cb.arg = pp;
+	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
 	return pp;
 }
 
