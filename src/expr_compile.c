@@ -175,11 +175,19 @@ numeric_at_scale(Numeric n, int scale, gr_int128 *out)
 	return gr_numeric_scaled((const uint8 *) n, scale, out);
 }
 
-/* A numeric's display scale. */
-static int
-numeric_dscale(Numeric n)
+/*
+ * A numeric constant's display scale; false for NaN and the infinities,
+ * which have none (numeric_scale returns NULL for them).  The program has
+ * no place for them at a scale: whatever folds a constant at its scale
+ * declines them here.
+ */
+static bool
+numeric_dscale(Numeric n, int *scale)
 {
-	return DatumGetInt32(DirectFunctionCall1(numeric_scale, NumericGetDatum(n)));
+	if (numeric_is_nan(n) || numeric_is_inf(n))
+		return false;
+	*scale = DatumGetInt32(DirectFunctionCall1(numeric_scale, NumericGetDatum(n)));
+	return true;
 }
 
 /* Fill constant k from a Datum of a type of kind v (bound now or at the scan's start). */
@@ -1311,8 +1319,15 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 		if (elemtype != NUMERICOID)
 			return false;
 		for (int i = 0; i < n; i++)
-			if (!nulls[i])
-				scale = Max(scale, numeric_dscale(DatumGetNumeric(vals[i])));
+		{
+			int			s;
+
+			if (nulls[i])
+				continue;
+			if (!numeric_dscale(DatumGetNumeric(vals[i]), &s))
+				return false;
+			scale = Max(scale, s);
+		}
 		if (!rescale(b, &x, scale))
 			return false;
 		elem.kind = GR_XK_DEC;
@@ -1490,11 +1505,11 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				/* a numeric literal: its own scale */
 				if (c->consttype == NUMERICOID && !c->constisnull)
 				{
-					Numeric		n = DatumGetNumeric(c->constvalue);
+					int			s;
 
-					if (numeric_is_nan(n) || numeric_is_inf(n))
+					if (!numeric_dscale(DatumGetNumeric(c->constvalue), &s))
 						return false;
-					typmod = ((38 << 16) | numeric_dscale(n)) + VARHDRSZ;
+					typmod = ((38 << 16) | s) + VARHDRSZ;
 				}
 				else if (c->consttype == NUMERICOID)
 					typmod = VARHDRSZ;
