@@ -1116,9 +1116,16 @@ add_finalize_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped
 	}
 	if (grouping_is_sortable(groupclause))
 	{
-		path = (Path *) create_agg_path(root, grouped_rel,
-										(Path *) create_sort_path(root, grouped_rel, input,
-																  root->group_pathkeys, -1.0),
+		/*
+		 * A Sort only where the input is not in group order already: as in
+		 * PostgreSQL's add_paths_to_grouping_rel, which also covers the
+		 * group_pathkeys the planner emptied (every key fixed by an equality
+		 * in WHERE), where a Sort would have no key.
+		 */
+		if (!pathkeys_contained_in(root->group_pathkeys, input->pathkeys))
+			input = (Path *) create_sort_path(root, grouped_rel, input,
+											  root->group_pathkeys, -1.0);
+		path = (Path *) create_agg_path(root, grouped_rel, input,
 										grouped_rel->reltarget, AGG_SORTED,
 										AGGSPLIT_FINAL_DESERIAL, groupclause, having, costs,
 										groups);
