@@ -84,17 +84,25 @@ native_partial_form(Oid fnoid, GrOp op)
 	deserialfn = agg->aggdeserialfn;
 	finalfn = agg->aggfinalfn;
 	ReleaseSysCache(tup);
+	get_func_signature(fnoid, &argtypes, &nargs);
+	type = nargs == 1 ? gr_type_of_oid(argtypes[0]) : 0;
+	/*
+	 * A float sum's partial state is a rounded float, which PostgreSQL's
+	 * combine (float8pl) adds with another rounding: the node's exact answer
+	 * is lost wherever a group's state leaves it more than once (parallel
+	 * participants, group-table flushes).  None: such a query stays whole
+	 * in the node (serial, no GROUP BY) or is PostgreSQL's.
+	 */
+	if (type != 0 && gr_kind(op)->float_exact &&
+		gr_type_info(type)->value_class == GR_CLASS_FLOAT)
+		return GR_PARTIAL_STATE;
 	if (transtype == get_func_rettype(fnoid) && op != GR_OP_AVG)
 		return GR_PARTIAL_VALUE;
 	if (transtype == INT8ARRAYOID && op == GR_OP_AVG)
 		return GR_PARTIAL_INT8_AVG;
 	/* the check below needs a subtransaction, which a parallel worker cannot start */
 	if (transtype != INTERNALOID || !OidIsValid(serialfn) || IsInParallelMode() ||
-		get_func_namespace(serialfn) != PG_CATALOG_NAMESPACE)
-		return GR_PARTIAL_STATE;
-	get_func_signature(fnoid, &argtypes, &nargs);
-	type = nargs == 1 ? gr_type_of_oid(argtypes[0]) : 0;
-	if (type == 0)
+		get_func_namespace(serialfn) != PG_CATALOG_NAMESPACE || type == 0)
 		return GR_PARTIAL_STATE;
 	form = gr_native_partial_form(get_func_name(serialfn), gr_kind_acc_id(op, type));
 	if (form != GR_PARTIAL_STATE &&
