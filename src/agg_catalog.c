@@ -42,6 +42,15 @@ typedef struct AggKind
 
 static HTAB *agg_kinds = NULL;
 
+/*
+ * The OID of the extension in this backend's database: InvalidOid where it
+ * is not installed; known once valid (ext_known).  CREATE and DROP
+ * EXTENSION add and remove its functions, so pg_proc's invalidation, which
+ * forgets the aggregates, forgets this too.
+ */
+static Oid	ext_oid = InvalidOid;
+static bool ext_known = false;
+
 /* Syscache callback: pg_proc changed. */
 static void
 forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
@@ -51,6 +60,29 @@ forget_agg_kinds(Datum arg, int cacheid, uint32 hashvalue)
 		hash_destroy(agg_kinds);
 		agg_kinds = NULL;
 	}
+	ext_known = false;
+}
+
+/* gpu_reduce's extension OID in this database, or InvalidOid. */
+static Oid
+extension_oid(void)
+{
+	if (!ext_known)
+	{
+		ext_oid = get_extension_oid("gpu_reduce", true);
+		ext_known = true;
+	}
+	return ext_oid;
+}
+
+/*
+ * Whether CREATE EXTENSION gpu_reduce was run in this database: a library
+ * preloaded for the whole server plans nothing of its own elsewhere.
+ */
+bool
+gr_extension_installed(void)
+{
+	return OidIsValid(extension_oid());
 }
 
 /*
@@ -135,7 +167,7 @@ gr_plan_aggregate(Oid fnoid, int32 *k, bool *native, GrPartialForm *partial_form
 	ak = hash_search(agg_kinds, &fnoid, HASH_FIND, &found);
 	if (!found)
 	{
-		Oid			extoid = get_extension_oid("gpu_reduce", true);
+		Oid			extoid = extension_oid();
 		char	   *name = NULL;
 		GrOp		op = 0;
 		int32		kk = 0;

@@ -11,6 +11,7 @@
 #include "scan_desc.h"
 
 extern GrOp gr_plan_aggregate(Oid fnoid, int32 *k, bool *native, GrPartialForm *partial_form);
+extern bool gr_extension_installed(void);
 extern void gr_agg_catalog_init(void);
 
 #endif							/* GR_AGG_CATALOG_H */

@@ -1268,7 +1268,8 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 
 	if (prev_upper_paths_hook)
 		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
-	if (stage != UPPERREL_GROUP_AGG)
+	/* nothing of ours where the extension is not installed (a preloaded library) */
+	if (stage != UPPERREL_GROUP_AGG || !gr_extension_installed())
 		return;
 	gr_agg_space_fix_rel(root, input_rel, output_rel);
 	if (!gr_bulk_scan)
