@@ -21,7 +21,7 @@ OBJS = src/gpu_reduce.o src/agg_catalog.o src/agg_space.o src/group_table.o src/
 	src/cpu_reduce.o src/numeric_state.o src/serial.o src/stats.o src/xsum.o \
 	src/gpu_client.o src/gpu_shmem.o src/bulk_plan.o src/bulk_scan.o \
 	src/page_path.o src/buf_hints.o src/held_pins.o src/variance.o src/scan_desc.o src/sink.o src/native_partial.o src/expr_compile.o \
-	src/time_range.o
+	src/time_range.o src/decline.o
 
 REGRESS = $(sort $(basename $(notdir $(wildcard sql/*.sql))))
 REGRESS_OPTS = --inputdir=. --load-extension=gpu_reduce

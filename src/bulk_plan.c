@@ -59,6 +59,7 @@
 #include "port/pg_bitutils.h"
 #include "parser/parsetree.h"
 #include "rewrite/rewriteManip.h"
+#include "utils/builtins.h"
 #include "utils/date.h"
 #include "utils/fmgroids.h"
 #include "datatype/timestamp.h"
@@ -73,6 +74,7 @@
 #include "utils/typcache.h"
 #include "tuple_decode.h"
 #include "time_range.h"
+#include "decline.h"
 
 bool		gr_bulk_scan = true;
 int			gr_native_aggregates = GR_NATIVE_ON;
@@ -190,6 +192,24 @@ is_table_column(Index relid, Node *expr)
 		var->varlevelsup == 0 && var->varattno > 0;
 }
 
+/*
+ * An expression of range table entry relid as SQL, for a reason told to the
+ * user (decline.c); only when one is asked for.
+ */
+static char *
+expr_text(PlannerInfo *root, Index relid, Node *expr)
+{
+	RangeTblEntry *rte = planner_rt_fetch(relid, root);
+
+	if (!gr_report_declines)
+		return "";
+	expr = copyObject(expr);
+	/* the deparse context has the table as range table entry 1 */
+	ChangeVarNodes(expr, relid, 1, 0);
+	return deparse_expression(expr, deparse_context_for(get_rel_name(rte->relid), rte->relid),
+							  false, false);
+}
+
 /* Add the expression evaluated at run time; returns its index. */
 static int
 bulk_expr(BulkQuery *q, Expr *expr)
@@ -248,7 +268,8 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	if (agg->agglevelsup != 0 || agg->aggorder != NIL ||
 		agg->aggdistinct != NIL || agg->aggfilter != NULL ||
 		agg->aggkind != AGGKIND_NORMAL || agg->aggvariadic)
-		return false;
+		return gr_decline("aggregate %s has DISTINCT, ORDER BY or FILTER, or is an outer query's",
+						  expr_text(q->root, relid, (Node *) agg));
 
 	if (agg->aggfnoid == F_COUNT_)
 	{
@@ -270,11 +291,19 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 	op = gr_plan_aggregate(agg->aggfnoid, &k, &native, &form);
 	type = gr_type_of_oid(exprType((Node *) arg->expr));
 	if (op == 0 || type == 0 || gr_kind_acc_id(op, type) == GR_ACC_NONE)
-		return false;
+		return gr_decline("aggregate %s is not one the node computes over type %s",
+						  expr_text(q->root, relid, (Node *) agg),
+						  format_type_be(exprType((Node *) arg->expr)));
 	if (native)
 	{
 		if (!native_taken(op, type))
-			return false;
+			return gr_native_aggregates == GR_NATIVE_OFF ?
+				gr_decline_hint("SET gpu_reduce.native_aggregates = on, or use the gpu_* aggregates.",
+								"gpu_reduce.native_aggregates is off, and %s is PostgreSQL's own aggregate",
+								expr_text(q->root, relid, (Node *) agg)) :
+				gr_decline_hint("Use gpu_sum, gpu_avg or the gpu_* variances (exact in every plan), or SET gpu_reduce.native_aggregates = exact.",
+								"%s over a float type is taken only under gpu_reduce.native_aggregates = exact, whose exact answer may differ from PostgreSQL's rounding",
+								expr_text(q->root, relid, (Node *) agg));
 		/* a native aggregate whose partial state the node cannot make: serial only */
 		if (form == GR_PARTIAL_STATE)
 			q->serial_only = true;
@@ -288,7 +317,8 @@ bulk_output(BulkQuery *q, Index relid, Aggref *agg)
 			return false;
 		karg = lsecond_node(TargetEntry, agg->args);
 		if (!IsA(karg->expr, Const) && !IsA(karg->expr, Param))
-			return false;
+			return gr_decline("gpu_topk's k in %s is not a constant or a parameter",
+							  expr_text(q->root, relid, (Node *) agg));
 		kexpr = bulk_expr(q, karg->expr);
 	}
 	else if (list_length(agg->args) != 1)
@@ -514,11 +544,12 @@ heap_table(RangeTblEntry *rte)
 
 	if (rte->rtekind != RTE_RELATION || rte->tablesample != NULL ||
 		(rte->relkind != RELKIND_RELATION && rte->relkind != RELKIND_MATVIEW))
-		return false;
+		return gr_decline("%s is not a plain table or materialized view, or is read with TABLESAMPLE",
+						  get_rel_name(rte->relid));
 	rel = table_open(rte->relid, NoLock);
 	heap = rel->rd_rel->relam == HEAP_TABLE_AM_OID;
 	table_close(rel, NoLock);
-	return heap;
+	return heap || gr_decline("%s is not a heap table", get_rel_name(rte->relid));
 }
 
 /*
@@ -540,18 +571,21 @@ bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *k
 		return true;
 	}
 	if (!program_of(q, t) || !gr_expr_add_output(t->xb, (Expr *) expr, &out, &type, &scale))
-		return false;
+		return gr_decline("the expression program does not compute the GROUP BY key %s",
+						  expr_text(q->root, relid, expr));
 	if (key->kind == GR_KEY_NUMERIC)
 	{
 		if (scale < 0 || (key->scale != -2 && key->scale != scale) ||
 			gr_expr_has_numeric_div(expr))
-			return false;
+			return gr_decline("the GROUP BY key %s is a numeric of no fixed scale",
+							  expr_text(q->root, relid, expr));
 		key->scale = scale;
 	}
 	else if (!gr_key_fixed(key->kind) || scale >= 0 ||
 			 t->xb->prog.out_w[out] != key->len ||
 			 (t->xb->prog.out_kind[out] == GR_XO_FLOAT) != (key->kind != GR_KEY_BITS))
-		return false;
+		return gr_decline("the expression program does not compute the GROUP BY key %s as the group table compares it",
+						  expr_text(q->root, relid, expr));
 	t->keycols = lappend(t->keycols, makeInteger(-1));
 	t->keyouts = lappend(t->keyouts, makeInteger(out));
 	return true;
@@ -588,10 +622,13 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
 
 		if (ri->pseudoconstant)
-			return false;
+			return gr_decline("the WHERE clause %s reads none of the table's columns",
+							  expr_text(root, relid, (Node *) ri->clause));
 		if (!bulk_qual(q, t, ri->clause) &&
 			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
-			return false;
+			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
+								   "the expression program does not compile the WHERE clause %s",
+								   expr_text(root, relid, (Node *) ri->clause));
 		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
 	}
 	foreach(lc, vars)
@@ -618,11 +655,13 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 
 			if (!program_of(q, t) ||
 				!gr_expr_add_output(t->xb, (Expr *) arg, &out, &type, &scale))
-				return false;
+				return gr_decline("the expression program does not compile the aggregate argument %s",
+								  expr_text(root, relid, arg));
 			if (ag->kind == GR_SCAN_COUNT_COL)
 				scale = -1;		/* counted, not folded */
 			else if (type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
-				return false;
+				return gr_decline("the aggregate argument %s has no fixed type and scale",
+								  expr_text(root, relid, arg));
 			ag->dec_scale = scale;
 		}
 		t->outcols = lappend(t->outcols,
@@ -632,7 +671,8 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 	}
 	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS ||
 		list_length(t->quals) > GR_MAX_QUALS)
-		return false;
+		return gr_decline("the query reads more than %d columns or values, or has more than %d comparisons",
+						  GR_DECODE_MAX_COLS, GR_MAX_QUALS);
 	q->tables = lappend(q->tables, t);
 	return true;
 }
@@ -690,7 +730,8 @@ bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
 
 	if (!gr_group_key_kind(type, exprCollation((Node *) expr), &key->kind) ||
 		sgc->eqop != lookup_type_cache(type, TYPECACHE_EQ_OPR)->eq_opr)
-		return false;
+		return gr_decline("the group table does not compare the GROUP BY key %s (type %s, its collation or equality)",
+						  expr_text(q->root, relid, (Node *) expr), format_type_be(type));
 	get_typlenbyval(type, &len, &byval);
 	key->type = type;
 	key->len = len;
@@ -727,10 +768,11 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 #endif
 	if (!parse->hasAggs || parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || parse->rowMarks != NIL)
-		return false;
-	if (input_rel->reloptkind != RELOPT_BASEREL || IS_DUMMY_REL(input_rel) ||
-		input_rel->rtekind != RTE_RELATION)
-		return false;
+		return gr_decline("the query has no aggregate, or grouping sets, window functions, set-returning functions or FOR UPDATE");
+	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION)
+		return gr_decline("the aggregates read a join, a subquery or a function, not one table");
+	if (IS_DUMMY_REL(input_rel))
+		return gr_decline("the planner proved that no row qualifies");
 	rte = planner_rt_fetch(input_rel->relid, root);
 
 	/* the group keys: the target's grouping columns */
@@ -747,7 +789,8 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	}
 	if (list_length(q->keys) != list_length(groupclause) ||
 		list_length(q->keys) > GR_DECODE_MAX_COLS)
-		return false;
+		return gr_decline("the GROUP BY keys are not all in the grouping target, or more than %d",
+						  GR_DECODE_MAX_COLS);
 
 	/* every aggregate must be one the node computes, over a column */
 	nodes = pull_var_clause((Node *) list_concat(exprs, having),
@@ -757,7 +800,8 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		Aggref	   *agg = (Aggref *) lfirst(lc);
 
 		if (!IsA(agg, Aggref))
-			return false;		/* a column outside any aggregate */
+			return gr_decline("%s is outside any aggregate",
+							  expr_text(root, input_rel->relid, (Node *) agg));
 		if (list_member(q->aggrefs, agg))
 			continue;
 		if (!bulk_output(q, input_rel->relid, agg))
@@ -765,7 +809,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		q->aggrefs = lappend(q->aggrefs, agg);
 	}
 	if (q->aggrefs == NIL)
-		return false;
+		return gr_decline("the query has no aggregate");
 
 	/* the table, or the leaves of its inheritance tree */
 	vars = list_concat(list_copy(q->outvars), q->keyexprs);
@@ -774,8 +818,10 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		q->scanrelid = input_rel->relid;
 		return heap_table(rte) && bulk_table(root, q, input_rel->relid, vars);
 	}
-	return (rte->relkind == RELKIND_PARTITIONED_TABLE || rte->relkind == RELKIND_RELATION) &&
-		bulk_children(root, q, input_rel->relid, vars);
+	if (rte->relkind != RELKIND_PARTITIONED_TABLE && rte->relkind != RELKIND_RELATION)
+		return gr_decline("%s is not a plain table or an inheritance tree of them",
+						  get_rel_name(rte->relid));
+	return bulk_children(root, q, input_rel->relid, vars);
 }
 
 /*
@@ -1093,6 +1139,19 @@ partial_target(PlannerInfo *root, PathTarget *target, Node *having)
 	return set_pathtarget_cost_width(root, pt);
 }
 
+/* The cheapest total cost of the node's paths offered for this grouping, or -1. */
+static double offered_cost = -1;
+
+/* Offer a path with the node to rel, keeping its cost for decline.c. */
+static void
+offer(RelOptInfo *rel, Path *path)
+{
+	/* (add_path may free a path it rejects) */
+	if (offered_cost < 0 || path->total_cost < offered_cost)
+		offered_cost = path->total_cost;
+	add_path(rel, path);
+}
+
 /*
  * PostgreSQL's Finalize Aggregate over input (the node's partial states
  * per group, or a Gather of them): hashed, and sorted above a Sort, for
@@ -1112,7 +1171,7 @@ add_finalize_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped
 		path = (Path *) create_agg_path(root, grouped_rel, input, grouped_rel->reltarget,
 										AGG_HASHED, AGGSPLIT_FINAL_DESERIAL, groupclause,
 										having, costs, groups);
-		add_path(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
+		offer(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
 	}
 	if (grouping_is_sortable(groupclause))
 	{
@@ -1129,7 +1188,7 @@ add_finalize_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped
 										grouped_rel->reltarget, AGG_SORTED,
 										AGGSPLIT_FINAL_DESERIAL, groupclause, having, costs,
 										groups);
-		add_path(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
+		offer(grouped_rel, gr_agg_space_fix_path(root, input_rel, path));
 	}
 }
 
@@ -1196,8 +1255,13 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 	BulkQuery	q;
 	double		groups;
 
-	if (!bulk_query(root, input_rel, target, NIL, &q) || q.serial_only)
+	if (!bulk_query(root, input_rel, target, NIL, &q))
 		return;
+	if (q.serial_only)
+	{
+		gr_decline("a native aggregate here has no partial state the node can hand to PostgreSQL's Finalize Aggregate (a float sum, average or variance)");
+		return;
+	}
 	groups = estimate_num_groups(root, get_sortgrouplist_exprs(gr_group_clause(root),
 															   root->parse->targetList),
 								 input_rel->rows, NULL, NULL);
@@ -1249,37 +1313,51 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows);
 	gather = (Path *) create_gather_path(root, partial_rel, &cp->path,
 										 partial_rel->reltarget, NULL, &rows);
-	add_path(grouped_rel, (Path *)
-			 create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
-							 AGG_PLAIN, AGGSPLIT_FINAL_DESERIAL, NIL,
-							 (List *) root->parse->havingQual,
-							 &extra->agg_final_costs, 1));
+	offer(grouped_rel, (Path *)
+		  create_agg_path(root, grouped_rel, gather, grouped_rel->reltarget,
+						  AGG_PLAIN, AGGSPLIT_FINAL_DESERIAL, NIL,
+						  (List *) root->parse->havingQual,
+						  &extra->agg_final_costs, 1));
+}
+
+/* The cheapest total cost among rel's paths, or -1 for none. */
+static double
+cheapest_cost(RelOptInfo *rel)
+{
+	double		cost = -1;
+	ListCell   *lc;
+
+	foreach(lc, rel->pathlist)
+		if (cost < 0 || ((Path *) lfirst(lc))->total_cost < cost)
+			cost = ((Path *) lfirst(lc))->total_cost;
+	return cost;
 }
 
 /*
- * create_upper_paths_hook: for the grouping rel, give PostgreSQL's Aggs the
- * memory of their gpu_* states (agg_space.c), then offer the node.
+ * Offer the node for the grouping of input_rel into output_rel, or keep
+ * the reason it cannot be (decline.c).
  */
 static void
-bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
-				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+offer_node(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
 {
 	BulkQuery	q;
 
-	if (prev_upper_paths_hook)
-		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
-	/* nothing of ours where the extension is not installed (a preloaded library) */
-	if (stage != UPPERREL_GROUP_AGG || !gr_extension_installed())
-		return;
-	gr_agg_space_fix_rel(root, input_rel, output_rel);
 	if (!gr_bulk_scan)
+	{
+		gr_decline("gpu_reduce.bulk_scan is off");
 		return;
+	}
 	/*
 	 * A table whose rows cost the executor less than the node's start loses
 	 * anyway: skip the analysis, which costs more than such a query's plan.
 	 */
-	if (input_rel->tuples * cpu_tuple_cost < GR_BULK_STARTUP_COST)
+	if (input_rel->reloptkind == RELOPT_BASEREL &&
+		input_rel->tuples * cpu_tuple_cost < GR_BULK_STARTUP_COST)
+	{
+		gr_decline("the table's %.0f rows cost PostgreSQL's plan less than the node's start",
+				   input_rel->tuples);
 		return;
+	}
 	if (gr_group_clause(root) != NIL)
 	{
 		add_grouped_paths(root, input_rel, output_rel);
@@ -1297,9 +1375,43 @@ bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
 	 * otherwise: leave such a query to PostgreSQL.
 	 */
 	if (q.serial_only && parallel_possible(input_rel))
+	{
+		gr_decline("a native aggregate here has no partial state the node can hand to PostgreSQL's Finalize Aggregate, and PostgreSQL plans the query in parallel");
 		return;
-	add_path(output_rel, &bulk_path(root, output_rel, output_rel->reltarget, &q, 0, 1)->path);
+	}
+	offer(output_rel, &bulk_path(root, output_rel, output_rel->reltarget, &q, 0, 1)->path);
 	add_parallel_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
+}
+
+/*
+ * create_upper_paths_hook: for the grouping rel, give PostgreSQL's Aggs the
+ * memory of their gpu_* states (agg_space.c), then offer the node, and tell
+ * the user why not where asked (gpu_reduce.report_declines).
+ */
+static void
+bulk_upper_paths(PlannerInfo *root, UpperRelationKind stage,
+				 RelOptInfo *input_rel, RelOptInfo *output_rel, void *extra)
+{
+	double		native_cost;
+
+	if (prev_upper_paths_hook)
+		prev_upper_paths_hook(root, stage, input_rel, output_rel, extra);
+	if (stage != UPPERREL_GROUP_AGG)
+		return;
+	gr_decline_reset();
+	/* nothing of ours where the extension is not installed (a preloaded library) */
+	if (!gr_extension_installed())
+	{
+		gr_decline_hint("CREATE EXTENSION gpu_reduce;",
+						"the extension is not installed in this database");
+		gr_decline_report(-1, -1);
+		return;
+	}
+	gr_agg_space_fix_rel(root, input_rel, output_rel);
+	native_cost = cheapest_cost(output_rel);
+	offered_cost = -1;
+	offer_node(root, input_rel, output_rel, extra);
+	gr_decline_report(offered_cost, native_cost);
 }
 
 /*
@@ -1359,6 +1471,12 @@ gr_bulk_plan_init(void)
 							 "on: wherever the answer is identical to native's (integer and numeric sums, averages and variances; min and max of every supported type). "
 							 "exact: float sums, averages and variances too, whose exact answers may differ from native's in the last bits. off: only gpu_* aggregates.",
 							 &gr_native_aggregates, GR_NATIVE_ON, native_aggregates_options,
+							 PGC_USERSET, 0, NULL, NULL, NULL);
+	DefineCustomBoolVariable("gpu_reduce.report_declines",
+							 "Says, as a NOTICE when a query is planned, why the GpuReduce node was not planned.",
+							 "The first reason met (the clause, aggregate, key, table or setting, with the fix where there is one), "
+							 "or where the node was offered, its cost beside PostgreSQL's cheapest plan.",
+							 &gr_report_declines, false,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
 	RegisterCustomScanMethods(&gr_bulk_scan_methods);
 	gr_agg_catalog_init();
