@@ -397,16 +397,20 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
+	/* under a GROUP BY the values count against the groups' budget: blocks to match */
+	bs->group_budget = get_hash_memory_limit();
 	bs->sinkcxt = AllocSetContextCreate(estate->es_query_cxt,
 										"gpu_reduce aggregate values",
-										ALLOCSET_DEFAULT_SIZES);
+										ALLOCSET_DEFAULT_MINSIZE, ALLOCSET_DEFAULT_INITSIZE,
+										d->ngroupkeys > 0 ? gr_group_block_size(bs->group_budget) :
+										ALLOCSET_DEFAULT_MAXSIZE);
 	bs->sink = gr_sink_create(bs->sinkcxt, d, agg_k, bs);
 	if (d->ngroupkeys > 0)
 	{
-		bs->groups = gr_group_create(estate->es_query_cxt, d->ngroupkeys, d->keys);
+		bs->groups = gr_group_create(estate->es_query_cxt, d->ngroupkeys, d->keys,
+									 bs->group_budget);
 		bs->keycxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce computed keys",
 										   ALLOCSET_SMALL_SIZES);
-		bs->group_budget = get_hash_memory_limit();
 		bs->emitslot = ExecAllocTableSlot(&estate->es_tupleTable,
 										  node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
 										  &TTSOpsMinimalTuple);

@@ -18,6 +18,7 @@
 #include "access/detoast.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_type.h"
+#include "port/pg_bitutils.h"
 #include "utils/datum.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
@@ -72,13 +73,31 @@ gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind)
 	return false;
 }
 
-/* An empty table of keys; its memory in a child of parent. */
+/*
+ * The largest block of a context whose memory counts against a budget of
+ * groups: a sixteenth of it (8 kB to 8 MB), as PostgreSQL's hash
+ * aggregation sizes its own.  An AllocSet doubles its blocks and its
+ * allocated bytes count each block whole: with 8 MB blocks a context with
+ * 4 MB of states read as 8 MB, and the node emitted its groups at half the
+ * budget (30 000 groups, work_mem 4 MB: 190 flushes, every row its own
+ * group, where they fit).
+ */
+Size
+gr_group_block_size(Size budget)
+{
+	Size		size = pg_prevpower2_size_t(Max(budget / 16, 1));
+
+	return Min(Max(size, ALLOCSET_DEFAULT_INITSIZE), ALLOCSET_DEFAULT_MAXSIZE);
+}
+
+/* An empty table of keys; its memory in a child of parent, within budget's blocks. */
 GrGroupTable *
-gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys)
+gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys, Size budget)
 {
 	GrGroupTable *gt = MemoryContextAllocZero(parent, sizeof(GrGroupTable));
 
-	gt->cxt = AllocSetContextCreate(parent, "gpu_reduce groups", ALLOCSET_DEFAULT_SIZES);
+	gt->cxt = AllocSetContextCreate(parent, "gpu_reduce groups", ALLOCSET_DEFAULT_MINSIZE,
+									ALLOCSET_DEFAULT_INITSIZE, gr_group_block_size(budget));
 	gt->scratch = AllocSetContextCreate(parent, "gpu_reduce group keys",
 										ALLOCSET_SMALL_SIZES);
 	gt->nkeys = nkeys;

@@ -40,7 +40,9 @@ typedef struct GrGroupTable
 } GrGroupTable;
 
 extern bool gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind);
-extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys);
+extern Size gr_group_block_size(Size budget);
+extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys,
+									 Size budget);
 extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
 						bool *added);
 extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
