@@ -454,7 +454,11 @@ gr_service_main(Datum arg)
 	before_shmem_exit(service_exit, (Datum) 0);
 	recover_slots();
 
-	if (open_devices() > 0)
+	if (gr_shared->nslots == 0)
+		ereport(LOG,
+				(errmsg("gpu_reduce service found no usable GPU; aggregates reduce on the CPU"),
+				 errdetail("No NVIDIA device node (/dev/nvidiactl) at server start: no slot memory was reserved.")));
+	else if (open_devices() > 0)
 	{
 		if (gr_cuda_host_register((char *) gr_shared + gr_shared->area_offset,
 								  gr_shared->area_bytes) != GR_CUDA_OK)

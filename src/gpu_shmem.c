@@ -9,6 +9,8 @@
 #include "state.h"
 #include "gpu_shared.h"
 
+#include <unistd.h>
+
 #include "miscadmin.h"
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
@@ -23,13 +25,38 @@ GrShared   *gr_shared = NULL;
 static shmem_request_hook_type prev_shmem_request_hook = NULL;
 static shmem_startup_hook_type prev_shmem_startup_hook = NULL;
 
-/* Bytes of the pinned area for the configured slots. */
+/*
+ * Whether the machine has an NVIDIA GPU the service could open: the
+ * driver's control node (or WSL's GPU node) exists.  The postmaster asks
+ * the file system, never CUDA.  Without one no slot is reserved (64 slots
+ * of 8 MB: 520 MB of shared memory no batch would use) and the service
+ * does not look for a GPU.
+ */
+static bool
+gpu_device_nodes(void)
+{
+	return access("/dev/nvidiactl", F_OK) == 0 || access("/dev/dxg", F_OK) == 0;
+}
+
+/* Slots to reserve: gpu_reduce.slots where a GPU may be, else none. */
+static int
+slots_wanted(void)
+{
+	static int	wanted = -1;
+
+	if (wanted < 0)
+		wanted = gpu_device_nodes() ? gr_slots : 0;
+	return wanted;
+}
+
+/* Bytes of the pinned area for the slots reserved. */
 static Size
 area_size(void)
 {
-	Size		descriptors = MAXALIGN(sizeof(GrSlot) * (Size) gr_slots);
-	Size		topk = TYPEALIGN(4096, sizeof(int64) * GR_SLOT_TOPK_KEYS * (Size) gr_slots);
-	Size		values = (Size) gr_slot_size_kb * 1024 * gr_slots;
+	int			nslots = slots_wanted();
+	Size		descriptors = MAXALIGN(sizeof(GrSlot) * (Size) nslots);
+	Size		topk = TYPEALIGN(4096, sizeof(int64) * GR_SLOT_TOPK_KEYS * (Size) nslots);
+	Size		values = (Size) gr_slot_size_kb * 1024 * nslots;
 
 	return TYPEALIGN(4096, descriptors + topk + values);
 }
@@ -68,13 +95,13 @@ startup_shmem(void)
 		memset(gr_shared, 0, sizeof(GrShared));
 		pg_atomic_init_u32(&gr_shared->ready, GR_SERVICE_STARTING);
 		pg_atomic_init_u32(&gr_shared->next_slot, 0);
-		gr_shared->nslots = gr_slots;
+		gr_shared->nslots = slots_wanted();
 		gr_shared->slot_bytes = (int64) gr_slot_size_kb * 1024;
 		gr_shared->topk_keys = GR_SLOT_TOPK_KEYS;
 		area = (char *) TYPEALIGN(4096, (char *) gr_shared + sizeof(GrShared));
 		gr_shared->area_offset = area - (char *) gr_shared;
 		gr_shared->area_bytes = area_size();
-		for (int i = 0; i < gr_slots; i++)
+		for (int i = 0; i < gr_shared->nslots; i++)
 		{
 			GrSlot	   *slot = gr_slot(i);
 
