@@ -3,7 +3,7 @@
 # groups), on a GPU host: N times on the bundled server without a tool (a
 # timing-dependent hang would show as a timeout), then once under
 # compute-sanitizer memcheck (test/gpu/sanitize.sh with only these statements).
-# usage: bash bench/pg/results-group-scan-table/full_table.sh [N]   (logs under $OUT)
+# usage: bash bench/pg/results/group-by/full_table.sh [N]   (logs under $OUT)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 out=${OUT:-/tmp/full_table}
