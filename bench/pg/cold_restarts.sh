@@ -11,7 +11,8 @@
 #      CREATE TABLE AS, VACUUM FREEZE, pg_prewarm, and four queries timed alternately,
 #      5 runs each in fresh sessions, serial and 8 workers (pgb_narrow and its bulk_narrow_*
 #      cases in cases.txt do this through pg_bench.sh).
-# Output: bench/pg/results-gpu-targets/cold-restarts.log is one run of it.
+# Output: one run of it was bench/pg/results-gpu-targets/cold-restarts.log
+#   (git show 3e7729b:bench/pg/results-gpu-targets/cold-restarts.log).
 # no new measurement starts after 515 s (the device host's 600 s limit per command)
 END=$((SECONDS + 515))
 source /tmp/pg/pgroot/activate.sh

@@ -9,10 +9,17 @@
 # GPUs, are most of a serial scan's time.  The GPU set is fixed when the
 # service starts, so each configuration is a server restart (and a
 # pg_prewarm); the configurations run ROUNDS times in turn, so that a slow
-# spell of the host does not land on one of them only.  In each, native
-# sum(b) and gpu_sum(b) alternate, each query in a fresh session; it prints
-# the medians and ratios, every run's time, the serial EXPLAIN ANALYZE's
-# GPU Wait Time, and how many page jobs each GPU ran.
+# spell of the host does not land on one of them only.  In each, three arms
+# alternate, each query in a fresh session:
+#   native  sum(b) under gpu_reduce.bulk_scan = off: PostgreSQL's own plan.
+#           (Plain sum(b) is not native: since gpu_reduce.native_aggregates
+#           became the default the node takes it, and the ratio was ~1.0x.)
+#   node    gpu_sum(b) through the GpuReduce node's page path;
+#   floor   gpu_sum(b) under gpu_reduce.debug_page_read_only = on: the same
+#           scan whose kernel only reads the pinned pages (the zero-copy floor
+#           probe of bench/floor), the bound the link sets for this table.
+# It prints the medians, native/node and node/floor, every run's time, the
+# serial EXPLAIN ANALYZE's GPU Wait Time, and how many page jobs each GPU ran.
 #
 # usage: bash bench/pg/two_gpus.sh [ROWS [RUNS [ROUNDS]]]   (default 50000000 7 2)
 set -uo pipefail
@@ -58,8 +65,8 @@ ready() {
 	exit 1
 }
 med() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# tm WORKERS SQL: the time of SQL in a fresh session
-tm() { PGOPTIONS="-c jit=off -c max_parallel_workers_per_gather=$1" $P -At -c '\timing on' -c "$2" | awk '/^Time:/ {t=$2} END {print t}'; }
+# tm WORKERS SQL [OPTIONS]: the time of SQL in a fresh session with OPTIONS
+tm() { PGOPTIONS="-c jit=off -c max_parallel_workers_per_gather=$1 ${3:-}" $P -At -c '\timing on' -c "$2" | awk '/^Time:/ {t=$2} END {print t}'; }
 
 start ""
 $P -qc "CREATE EXTENSION IF NOT EXISTS gpu_reduce" -c "CREATE EXTENSION IF NOT EXISTS pg_prewarm" \
@@ -80,13 +87,14 @@ config() {
 		grep -E "GPU Decoded|Wait Time|Execution" | tr -s ' ' | tr '\n' ';'
 	echo
 	for w in 0 8; do
-		: >/tmp/tg.n; : >/tmp/tg.g
+		: >/tmp/tg.n; : >/tmp/tg.g; : >/tmp/tg.f
 		for _ in $(seq "$runs"); do
-			tm $w "SELECT sum(b) FROM tg" >>/tmp/tg.n
+			tm $w "SELECT sum(b) FROM tg" "-c gpu_reduce.bulk_scan=off" >>/tmp/tg.n
 			tm $w "SELECT gpu_sum(b) FROM tg" >>/tmp/tg.g
+			tm $w "SELECT gpu_sum(b) FROM tg" "-c gpu_reduce.debug_page_read_only=on" >>/tmp/tg.f
 		done
-		n=$(med </tmp/tg.n); g=$(med </tmp/tg.g)
-		echo "$1 workers=$w: native sum(b) $n ms, gpu_sum(b) $g ms, ratio $(awk -v a="$n" -v b="$g" 'BEGIN {printf "%.2f", a / b}')  runs: native $(tr '\n' ' ' </tmp/tg.n)| gpu $(tr '\n' ' ' </tmp/tg.g)"
+		n=$(med </tmp/tg.n); g=$(med </tmp/tg.g); f=$(med </tmp/tg.f)
+		echo "$1 workers=$w: native (bulk_scan=off) sum(b) $n ms, node gpu_sum(b) $g ms, floor $f ms, native/node $(awk -v a="$n" -v b="$g" 'BEGIN {printf "%.2f", a / b}'), node/floor $(awk -v a="$g" -v b="$f" 'BEGIN {printf "%.2f", a / b}')  runs: native $(tr '\n' ' ' </tmp/tg.n)| node $(tr '\n' ' ' </tmp/tg.g)| floor $(tr '\n' ' ' </tmp/tg.f)"
 	done
 	$P -Atc "SELECT 'page jobs per GPU: ' || string_agg(device || '=' || batches, ' ' ORDER BY device) FROM gpu_reduce_devices()"
 }

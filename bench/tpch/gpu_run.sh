@@ -102,7 +102,7 @@ for q in $native; do
 	done
 done
 grep "Page Path\|Decoded Pages\|Evaluated by\|Execution Time" "$out"/explain-*.txt
-# more probes with the server up (e.g. TPCH_AFTER=bench/tpch/q6f_diag.sh)
+# more probes with the server up (e.g. TPCH_AFTER=bench/tpch/pins_ab.sh)
 if [ -n "${TPCH_AFTER:-}" ]; then
 	source "$root/$TPCH_AFTER"
 fi

@@ -116,7 +116,7 @@ for tool in $tools; do
 	# parallel workers (SANITIZE_PARALLEL=1): each its own jobs (and grouped, its own GROUP BY
 	# table), Gather over them; each statement 10 times.  Under the tool PostgreSQL 15's
 	# postmaster dies of a double free once it starts parallel workers, with or without
-	# gpu_reduce (test/gpu/sanitize_control.sh, bench/pg/results-sanitize-control/), so these
+	# gpu_reduce (test/gpu/sanitize_control.sh, bench/pg/results/sanitize-control/), so these
 	# are not run by default
 	if [ "${SANITIZE_PARALLEL:-0}" = 1 ]; then
 	pq=()
