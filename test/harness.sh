@@ -101,6 +101,10 @@ gr_missing_packages() {
 	fi
 	command -v make >/dev/null 2>&1 || echo make
 	command -v gcc >/dev/null 2>&1 || echo gcc
+	# nvcc preprocesses with the host C++ compiler: a CUDA build needs g++
+	if command -v nvcc >/dev/null 2>&1 && [[ "${GPU_REDUCE_MAKEFLAGS:-}" != *WITH_CUDA=no* ]]; then
+		command -v g++ >/dev/null 2>&1 || echo g++
+	fi
 	[ -f /usr/include/stdio.h ] || echo libc6-dev
 }
 
