@@ -67,7 +67,9 @@ if [ "$answers_only" = 1 ]; then
 fi
 TPCH_PY=
 T0=$SECONDS
+# shellcheck source=../../test/harness.sh
 source "$here/../../test/harness.sh"
+# shellcheck source=timing.sh
 source "$here/timing.sh"
 
 tpch_log() { printf '# %s (%d s)\n' "$*" "$((SECONDS - T0))" >&2; }
@@ -149,7 +151,7 @@ tpch22_duck() {
 # One query under one workers setting: EXPLAIN, then RUNS alternating runs;
 # prints its CSV line and returns 1 when the answers differed.
 tpch22_query() {	# qNN workers
-	local q=$1 w=$2 f="$GR_TMP/q/$1.sql" in_plan same=1 note= r a b ta tb n g ratio
+	local q=$1 w=$2 f="$GR_TMP/q/$1.sql" in_plan same=1 note="" r a b ta tb n g ratio
 	local nat=() node=()
 	gr_psql -q -d postgres -c "$(tpch22_settings node "$w")" -c "EXPLAIN $(sed '/^--/d' "$f")" \
 		>"$out/plans/$q-w$w.txt" 2>&1 || true
@@ -163,11 +165,12 @@ tpch22_query() {	# qNN workers
 			"node $tb ms ($(printf '%s\n' "${b#*|}" | grep -c . || true) rows)" >>"$out/runs.log"
 		case $ta in timeout) note+="native_timeout "; ta=$((timeout_s * 1000)) ;; error) note+="native_error "; ta= ;; esac
 		case $tb in timeout) note+="node_timeout "; tb=$((timeout_s * 1000)) ;; error) note+="node_error "; tb= ;; esac
-		case $a$b in error*|*error*) printf '%s\n%s\n' "${a#*|}" "${b#*|}" | sed "s/^/# $q: /" >&2 ;; esac
+		[[ $a != error\|* ]] || echo "# $q workers $w, native: ${a#*|}" >&2
+		[[ $b != error\|* ]] || echo "# $q workers $w, node: ${b#*|}" >&2
 		nat+=("$ta")
 		node+=("$tb")
-		if [ "${a#*|}" != "${b#*|}" ] || [[ $a == timeout* ]] || [[ $a == error* ]] ||
-			[[ $b == timeout* ]] || [[ $b == error* ]]; then
+		if [ "${a#*|}" != "${b#*|}" ] || [[ $a == timeout\|* || $a == error\|* ]] ||
+			[[ $b == timeout\|* || $b == error\|* ]]; then
 			same=0
 			mkdir -p "$out/diff"
 			printf '%s\n' "${a#*|}" >"$out/diff/$q-w$w-native.txt"
@@ -262,6 +265,7 @@ else
 	gr_build >/dev/null
 fi
 sb=${TPCH_SHARED_BUFFERS:-$(awk -v sf="$sf" 'BEGIN {m = int(sf * 2560); print (m < 128 ? 128 : m) "MB"}')}
+# shellcheck disable=SC2086
 gr_start -c shared_buffers="$sb" -c max_parallel_workers_per_gather=0 \
 	-c shared_preload_libraries=gpu_reduce ${TPCH_SERVER_OPTS:-} >/dev/null
 gr_psql -q -d postgres -c "CREATE EXTENSION gpu_reduce" -c "CREATE EXTENSION pg_prewarm"
