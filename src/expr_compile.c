@@ -497,25 +497,13 @@ runtime_constant(Expr *e)
 
 static bool compile(GrExprBuilder *b, Expr *e, XVal *out);
 
-/* Whether any step after step 'from' reads register reg. */
-static bool
-reg_read_after(const GrExprBuilder *b, int from, int reg)
-{
-	for (int s = from + 1; s < b->prog.nsteps; s++)
-	{
-		const GrExprStep *st = &b->prog.steps[s];
-
-		if (st->op == GR_X_COL || st->op == GR_X_CONST)
-			continue;			/* a and c are a column and a constant, not registers */
-		if (st->a == reg || st->b == reg || (st->op == GR_X_SELECT && st->c == reg))
-			return true;
-	}
-	return false;
-}
-
 /*
  * A decimal literal at a larger scale, scaled once here rather than by a
- * step on every row (1 - l_discount): its constant, if no step read it yet.
+ * step on every row (1 - l_discount): a new constant of the scaled value
+ * in a register of its own.  Never the literal's constant itself: another
+ * holder of its register (NULLIF's value returned, a simple CASE's value
+ * in each WHEN) would read it at its old scale, and NULLIF(1.5, n) of a
+ * numeric(38,2) n gave 15.0.
  */
 static bool
 rescale_literal(GrExprBuilder *b, XVal *v, int scale)
@@ -523,22 +511,22 @@ rescale_literal(GrExprBuilder *b, XVal *v, int scale)
 	for (int s = b->prog.nsteps - 1; s >= 0; s--)
 	{
 		GrExprStep *st = &b->prog.steps[s];
-		GrExprConst *k;
 		gr_int128	x;
+		int			k;
 
 		if (st->dst != v->reg)
 			continue;
-		if (st->op != GR_X_CONST || st->sub != GR_XK_DEC || b->bind[st->a] >= 0 ||
-			reg_read_after(b, s, v->reg))
+		if (st->op != GR_X_CONST || st->sub != GR_XK_DEC || b->bind[st->a] >= 0)
 			return false;
-		for (int o = 0; o < b->prog.nouts; o++)
-			if (b->prog.out_reg[o] == v->reg)
-				return false;
-		k = &b->prog.consts[st->a];
 		/* a NULL's words are 0, which scales */
-		if (!gr_dec_rescale(gr_expr_const_dec(k), scale - v->scale, &x))
+		if (!gr_dec_rescale(gr_expr_const_dec(&b->prog.consts[st->a]), scale - v->scale, &x))
 			return false;		/* the step would hand the row back: keep it */
-		set_dec(k, x);
+		if (!new_const(b, &k))
+			return false;
+		b->prog.consts[k] = b->prog.consts[st->a];
+		set_dec(&b->prog.consts[k], x);
+		if (!new_reg(b, &v->reg) || !emit(b, GR_X_CONST, GR_XK_DEC, v->w, v->reg, k, -1, 0))
+			return false;
 		v->scale = scale;
 		return true;
 	}
