@@ -11,7 +11,10 @@
 --      (once 83 / 106 / 112 for an exact 200);
 --   3. GROUP BY keys that WHERE fixes: no Sort without a key above the
 --      node (once "invalid attnum: 0", and a crash);
---   4. fewer parallel workers than planned.
+--   4. fewer parallel workers than planned;
+--   5. a literal brought to another scale where its value is also used as
+--      it is: NULLIF(1.5, n) (once 15.0 for 1.5), a simple CASE over a
+--      literal.
 --
 LOAD 'gpu_reduce';
 SET gpu_reduce.bulk_scan = on;
@@ -139,5 +142,15 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 
-DROP TABLE ff, fx;
+-- 5. a literal at two scales
+CREATE TABLE fn (n numeric(38,2), m numeric(30,10), i int);
+INSERT INTO fn SELECT (g % 100) / 7.0, (g % 50) / 4.0, g % 3 FROM generate_series(1, 10000) g;
+ANALYZE fn;
+SELECT * FROM same($$SELECT sum(NULLIF(1.5, n)), gpu_max(NULLIF(1.5, n)), min(NULLIF(100, n)) FROM fn$$);
+SELECT * FROM same($$SELECT count(*) FROM fn WHERE NULLIF(1.5, n) > 10$$);
+SELECT * FROM same($$SELECT sum(NULLIF(1.5, n) + n), gpu_topk(NULLIF(1.5, m), 3)::text FROM fn$$);
+SELECT * FROM same($$SELECT i, sum(CASE 2.5 WHEN m THEN 1 WHEN n THEN 2 ELSE 3 END),
+                            sum(CASE 2.5 WHEN m THEN 2.5 ELSE 0 END) FROM fn GROUP BY i$$);
+
+DROP TABLE ff, fx, fn;
 DROP FUNCTION same(text);
