@@ -1,7 +1,7 @@
 /*
  * pg_compat.h
  *	  Differences between the PostgreSQL major versions gpu_reduce supports
- *	  (15, 16, 17, 18).  Every PG_VERSION_NUM test of the module lives here,
+ *	  (15 to 19).  Every PG_VERSION_NUM test of the module lives here,
  *	  so the other files are written against one API.
  */
 #ifndef GR_PG_COMPAT_H
@@ -114,6 +114,29 @@ typedef RelFileNode GrRelFile;
 					in_startup, in_total, in_rows, in_width) \
 	cost_agg(path, root, strategy, costs, ncols, groups, quals, \
 			 in_startup, in_total, in_rows, in_width)
+#endif
+
+/*
+ * PostgreSQL 19 widened a shared buffer's state word to 64 bits (the content
+ * lock moved into it), and UnlockBufHdr no longer takes the state to store:
+ * a change of flags goes through UnlockBufHdrExt.  gr_unlock_buf_hdr_clear
+ * unlocks a header locked by LockBufHdr, whose answer was STATE, clearing
+ * the flags UNSET.  The users include storage/buf_internals.h.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef uint64 GrBufState;
+#define gr_buf_state_read(desc) pg_atomic_read_u64(&(desc)->state)
+#define gr_buf_state_cas(desc, expected, newval) \
+	pg_atomic_compare_exchange_u64(&(desc)->state, (expected), (newval))
+#define gr_unlock_buf_hdr_clear(desc, state, unset) \
+	((void) UnlockBufHdrExt(desc, state, 0, unset, 0))
+#else
+typedef uint32 GrBufState;
+#define gr_buf_state_read(desc) pg_atomic_read_u32(&(desc)->state)
+#define gr_buf_state_cas(desc, expected, newval) \
+	pg_atomic_compare_exchange_u32(&(desc)->state, (expected), (newval))
+#define gr_unlock_buf_hdr_clear(desc, state, unset) \
+	UnlockBufHdr(desc, (state) & ~(unset))
 #endif
 
 #endif							/* GR_PG_COMPAT_H */
