@@ -139,4 +139,32 @@ typedef uint32 GrBufState;
 	UnlockBufHdr(desc, (state) & ~(unset))
 #endif
 
+/*
+ * PostgreSQL 19 changed four executor and heap calls of the bulk scan:
+ * ExecAllocTableSlot takes the slot's TTS_FLAG_* bits (none here);
+ * table_beginscan_parallel takes ScanOptions beyond the scan's type (none:
+ * no SO_HINT_REL_READ_ONLY, so pruning leaves the visibility map alone);
+ * table_block_parallelscan_startblock_init takes a first block and a count
+ * (InvalidBlockNumber for both: the whole table, from where a synchronized
+ * scan would start); heap_page_prune_opt takes the scan's visibility map
+ * buffer and whether the relation is read only, as heapgetpage passes them.
+ * The users include access/heapam.h and access/tableam.h.
+ */
+#if PG_VERSION_NUM >= 190000
+#define gr_alloc_table_slot(table, desc, ops) ExecAllocTableSlot(table, desc, ops, 0)
+#define gr_beginscan_parallel(rel, pscan) table_beginscan_parallel(rel, pscan, SO_NONE)
+#define gr_parallelscan_startblock_init(rel, work, pbscan) \
+	table_block_parallelscan_startblock_init(rel, work, pbscan, \
+											 InvalidBlockNumber, InvalidBlockNumber)
+#define gr_heap_page_prune_opt(scan, buf) \
+	heap_page_prune_opt((scan)->rs_base.rs_rd, buf, &(scan)->rs_vmbuffer, \
+						((scan)->rs_base.rs_flags & SO_HINT_REL_READ_ONLY) != 0)
+#else
+#define gr_alloc_table_slot(table, desc, ops) ExecAllocTableSlot(table, desc, ops)
+#define gr_beginscan_parallel(rel, pscan) table_beginscan_parallel(rel, pscan)
+#define gr_parallelscan_startblock_init(rel, work, pbscan) \
+	table_block_parallelscan_startblock_init(rel, work, pbscan)
+#define gr_heap_page_prune_opt(scan, buf) heap_page_prune_opt((scan)->rs_base.rs_rd, buf)
+#endif
+
 #endif							/* GR_PG_COMPAT_H */
