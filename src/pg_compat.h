@@ -167,4 +167,13 @@ typedef uint32 GrBufState;
 #define gr_heap_page_prune_opt(scan, buf) heap_page_prune_opt((scan)->rs_base.rs_rd, buf)
 #endif
 
+/*
+ * PostgreSQL 19 serializes the int128 sums of Int128AggState
+ * (int8_avg_serialize, numeric_poly_serialize) as themselves, 16 bytes,
+ * where 15 to 18 converted them to a NumericVar (native_partial.c).
+ */
+#if PG_VERSION_NUM >= 190000
+#define GR_INT128_AGG_STATE_RAW 1
+#endif
+
 #endif							/* GR_PG_COMPAT_H */
