@@ -42,9 +42,10 @@ BEGIN
 END
 $$;
 
--- NULLs, variable-length and TOASTed columns before the aggregated ones,
+-- NULLs, variable-length and TOASTed columns before the aggregated ones
+-- (pglz as before PostgreSQL 19, whose default lz4 packs the pages otherwise),
 -- a dropped column, columns added later with and without a default
-CREATE TABLE pp (id int8, s text, gone int4, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8);
+CREATE TABLE pp (id int8, s text COMPRESSION pglz, gone int4, i2 int2, i4 int4, i8 int8, f4 float4, f8 float8);
 INSERT INTO pp
 SELECT g,
        CASE WHEN g % 400 = 0 THEN repeat(md5(g::text), 300)

@@ -329,8 +329,8 @@ init_program(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 	foreach(lc, outs)
 		t->xouts[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
 	/* in the executor's tuple table, which releases it with the plan */
-	t->xslot = ExecAllocTableSlot(&bs->css.ss.ps.state->es_tupleTable,
-								  RelationGetDescr(t->rel), &TTSOpsHeapTuple);
+	t->xslot = gr_alloc_table_slot(&bs->css.ss.ps.state->es_tupleTable,
+								   RelationGetDescr(t->rel), &TTSOpsHeapTuple);
 }
 
 /*
@@ -411,9 +411,9 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 									 bs->group_budget);
 		bs->keycxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce computed keys",
 										   ALLOCSET_SMALL_SIZES);
-		bs->emitslot = ExecAllocTableSlot(&estate->es_tupleTable,
-										  node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
-										  &TTSOpsMinimalTuple);
+		bs->emitslot = gr_alloc_table_slot(&estate->es_tupleTable,
+										   node->ss.ss_ScanTupleSlot->tts_tupleDescriptor,
+										   &TTSOpsMinimalTuple);
 	}
 }
 
@@ -1188,7 +1188,7 @@ scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber 
 	CHECK_FOR_INTERRUPTS();
 	buf = gr_buf_hints_read(t->hints, rel, blk, scan->rs_strategy);
 	/* as heapgetpage: prune if worth it, then look under the share lock */
-	heap_page_prune_opt(rel, buf);
+	gr_heap_page_prune_opt(scan, buf);
 	LockBuffer(buf, BUFFER_LOCK_SHARE);
 	page = BufferGetPage(buf);
 	gr_test_old_snapshot(snapshot, rel, page);
@@ -1275,7 +1275,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	if (t->scan == NULL)
 	{
 		if (t->pscan != NULL)
-			t->scan = table_beginscan_parallel(rel, (ParallelTableScanDesc) t->pscan);
+			t->scan = gr_beginscan_parallel(rel, (ParallelTableScanDesc) t->pscan);
 		else
 			t->scan = table_beginscan_strat(rel, estate->es_snapshot, 0, NULL,
 											true, false);
@@ -1288,7 +1288,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	{
 		BlockNumber blk;
 
-		table_block_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, t->pscan);
+		gr_parallelscan_startblock_init(rel, scan->rs_parallelworkerdata, t->pscan);
 		while ((blk = table_block_parallelscan_nextpage(rel, scan->rs_parallelworkerdata,
 														t->pscan)) != InvalidBlockNumber)
 			scan_page(bs, t, scan, blk, pp);

@@ -27,6 +27,7 @@
 #include "expr_compile.h"
 #include "time_range.h"
 
+#include "access/htup_details.h"
 #include "catalog/pg_collation.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_namespace.h"

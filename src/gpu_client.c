@@ -25,6 +25,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "utils/builtins.h"
+#include "utils/tuplestore.h"
 
 PG_FUNCTION_INFO_V1(gpu_reduce_devices);
 PG_FUNCTION_INFO_V1(gpu_reduce_slots);

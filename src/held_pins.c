@@ -47,8 +47,8 @@ static int64 held;
 static void
 add_shared_pin(BufferDesc *desc, int delta)
 {
-	uint32		old = pg_atomic_read_u32(&desc->state);
-	uint32		now;
+	GrBufState	old = gr_buf_state_read(desc);
+	GrBufState	now;
 
 	for (;;)
 	{
@@ -57,12 +57,12 @@ add_shared_pin(BufferDesc *desc, int delta)
 			SpinDelayStatus delay;
 
 			init_local_spin_delay(&delay);
-			while ((old = pg_atomic_read_u32(&desc->state)) & BM_LOCKED)
+			while ((old = gr_buf_state_read(desc)) & BM_LOCKED)
 				perform_spin_delay(&delay);
 			finish_spin_delay(&delay);
 		}
-		now = old + (uint32) delta * BUF_REFCOUNT_ONE;
-		if (pg_atomic_compare_exchange_u32(&desc->state, &old, now))
+		now = old + (GrBufState) delta * BUF_REFCOUNT_ONE;
+		if (gr_buf_state_cas(desc, &old, now))
 			break;
 	}
 	/* as UnpinBuffer: the last pin but a cleanup lock waiter's wakes it */
@@ -73,12 +73,11 @@ add_shared_pin(BufferDesc *desc, int delta)
 		{
 			int			waiter = desc->wait_backend_pgprocno;
 
-			now &= ~BM_PIN_COUNT_WAITER;
-			UnlockBufHdr(desc, now);
+			gr_unlock_buf_hdr_clear(desc, now, BM_PIN_COUNT_WAITER);
 			ProcSendSignal(waiter);
 		}
 		else
-			UnlockBufHdr(desc, now);
+			gr_unlock_buf_hdr_clear(desc, now, 0);
 	}
 }
 

@@ -5,11 +5,12 @@
  *	  plan the node's participants feed PostgreSQL's Finalize Aggregate as
  *	  its own Partial Aggregate would.
  *
- * The layouts are numeric.c's (PostgreSQL 15 to 18): a count, then sums
- * written as NumericVars (numericvar_serialize: int32 ndigits, weight,
- * sign, dscale, then int16 base-10000 digits), then for NumericAggState its
- * scale tracking and the counts of NaN and infinite inputs.  Nothing here
- * trusts that blindly: gr_native_partial_checked runs PostgreSQL's own
+ * The layouts are numeric.c's: a count, then sums written as NumericVars
+ * (numericvar_serialize: int32 ndigits, weight, sign, dscale, then int16
+ * base-10000 digits), then for NumericAggState its scale tracking and the
+ * counts of NaN and infinite inputs; from PostgreSQL 19 the int128 sums of
+ * Int128AggState are 16 bytes instead (GR_INT128_AGG_STATE_RAW).  Nothing
+ * here trusts that blindly: gr_native_partial_checked runs PostgreSQL's own
  * deserialization and final functions over states made here from sample
  * values, once per aggregate, and the planner keeps an aggregate serial
  * where they do not give the node's answer.
@@ -17,6 +18,7 @@
 #include "native_partial.h"
 #include "accum.h"
 #include "batch.h"
+#include "pg_compat.h"
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
@@ -81,6 +83,21 @@ send_numvar(StringInfo buf, Datum num)
 		pq_sendint16(buf, (int16) pq_getmsgint(&in, 2));
 }
 
+/*
+ * A sum of Int128AggState: on 19 the int128 itself, high 64 bits then low
+ * (pq_sendint64 each, as numeric.c writes it); before, as a NumericVar.
+ */
+static void
+send_int128_sum(StringInfo buf, int128 v)
+{
+#ifdef GR_INT128_AGG_STATE_RAW
+	pq_sendint64(buf, (uint64) (v >> 64));
+	pq_sendint64(buf, (uint64) v);
+#else
+	send_numvar(buf, NumericGetDatum(gr_int128_to_numeric(v)));
+#endif
+}
+
 /* A numeric's display scale. */
 static int32
 numeric_dscale(Datum num)
@@ -128,7 +145,7 @@ gr_native_partial(GrPartialForm form, GrState *st)
 		case GR_PARTIAL_POLY_AVG:
 			/* Int128AggState: N, sumX */
 			pq_sendint64(&buf, p->count);
-			send_numvar(&buf, NumericGetDatum(gr_int128_to_numeric(p->isum)));
+			send_int128_sum(&buf, p->isum);
 			break;
 		case GR_PARTIAL_POLY_VAR:
 			/* Int128AggState with sumX2: N, sumX, sumX2 (read back as int128) */
@@ -136,10 +153,9 @@ gr_native_partial(GrPartialForm form, GrState *st)
 				ereport(ERROR,
 						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
 						 errmsg("sum of squares out of range for a parallel partial state")));
-			gr_var_sums(st, &sumx, &sumx2);
 			pq_sendint64(&buf, p->count);
-			send_numvar(&buf, sumx);
-			send_numvar(&buf, sumx2);
+			send_int128_sum(&buf, p->vsum);
+			send_int128_sum(&buf, (int128) p->vsq);
 			break;
 		case GR_PARTIAL_NUMERIC_AVG:
 			/* NumericAggState: N (finite inputs), sumX, the tail */

@@ -25,6 +25,7 @@
  */
 #include "bulk.h"
 
+#include "access/htup_details.h"
 #include "access/xact.h"
 #include "lib/ilist.h"
 #include "miscadmin.h"

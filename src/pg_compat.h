@@ -1,7 +1,7 @@
 /*
  * pg_compat.h
  *	  Differences between the PostgreSQL major versions gpu_reduce supports
- *	  (15, 16, 17, 18).  Every PG_VERSION_NUM test of the module lives here,
+ *	  (15 to 19).  Every PG_VERSION_NUM test of the module lives here,
  *	  so the other files are written against one API.
  */
 #ifndef GR_PG_COMPAT_H
@@ -114,6 +114,66 @@ typedef RelFileNode GrRelFile;
 					in_startup, in_total, in_rows, in_width) \
 	cost_agg(path, root, strategy, costs, ncols, groups, quals, \
 			 in_startup, in_total, in_rows, in_width)
+#endif
+
+/*
+ * PostgreSQL 19 widened a shared buffer's state word to 64 bits (the content
+ * lock moved into it), and UnlockBufHdr no longer takes the state to store:
+ * a change of flags goes through UnlockBufHdrExt.  gr_unlock_buf_hdr_clear
+ * unlocks a header locked by LockBufHdr, whose answer was STATE, clearing
+ * the flags UNSET.  The users include storage/buf_internals.h.
+ */
+#if PG_VERSION_NUM >= 190000
+typedef uint64 GrBufState;
+#define gr_buf_state_read(desc) pg_atomic_read_u64(&(desc)->state)
+#define gr_buf_state_cas(desc, expected, newval) \
+	pg_atomic_compare_exchange_u64(&(desc)->state, (expected), (newval))
+#define gr_unlock_buf_hdr_clear(desc, state, unset) \
+	((void) UnlockBufHdrExt(desc, state, 0, unset, 0))
+#else
+typedef uint32 GrBufState;
+#define gr_buf_state_read(desc) pg_atomic_read_u32(&(desc)->state)
+#define gr_buf_state_cas(desc, expected, newval) \
+	pg_atomic_compare_exchange_u32(&(desc)->state, (expected), (newval))
+#define gr_unlock_buf_hdr_clear(desc, state, unset) \
+	UnlockBufHdr(desc, (state) & ~(unset))
+#endif
+
+/*
+ * PostgreSQL 19 changed four executor and heap calls of the bulk scan:
+ * ExecAllocTableSlot takes the slot's TTS_FLAG_* bits (none here);
+ * table_beginscan_parallel takes ScanOptions beyond the scan's type (none:
+ * no SO_HINT_REL_READ_ONLY, so pruning leaves the visibility map alone);
+ * table_block_parallelscan_startblock_init takes a first block and a count
+ * (InvalidBlockNumber for both: the whole table, from where a synchronized
+ * scan would start); heap_page_prune_opt takes the scan's visibility map
+ * buffer and whether the relation is read only, as heapgetpage passes them.
+ * The users include access/heapam.h and access/tableam.h.
+ */
+#if PG_VERSION_NUM >= 190000
+#define gr_alloc_table_slot(table, desc, ops) ExecAllocTableSlot(table, desc, ops, 0)
+#define gr_beginscan_parallel(rel, pscan) table_beginscan_parallel(rel, pscan, SO_NONE)
+#define gr_parallelscan_startblock_init(rel, work, pbscan) \
+	table_block_parallelscan_startblock_init(rel, work, pbscan, \
+											 InvalidBlockNumber, InvalidBlockNumber)
+#define gr_heap_page_prune_opt(scan, buf) \
+	heap_page_prune_opt((scan)->rs_base.rs_rd, buf, &(scan)->rs_vmbuffer, \
+						((scan)->rs_base.rs_flags & SO_HINT_REL_READ_ONLY) != 0)
+#else
+#define gr_alloc_table_slot(table, desc, ops) ExecAllocTableSlot(table, desc, ops)
+#define gr_beginscan_parallel(rel, pscan) table_beginscan_parallel(rel, pscan)
+#define gr_parallelscan_startblock_init(rel, work, pbscan) \
+	table_block_parallelscan_startblock_init(rel, work, pbscan)
+#define gr_heap_page_prune_opt(scan, buf) heap_page_prune_opt((scan)->rs_base.rs_rd, buf)
+#endif
+
+/*
+ * PostgreSQL 19 serializes the int128 sums of Int128AggState
+ * (int8_avg_serialize, numeric_poly_serialize) as themselves, 16 bytes,
+ * where 15 to 18 converted them to a NumericVar (native_partial.c).
+ */
+#if PG_VERSION_NUM >= 190000
+#define GR_INT128_AGG_STATE_RAW 1
 #endif
 
 #endif							/* GR_PG_COMPAT_H */

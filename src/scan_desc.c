@@ -102,7 +102,7 @@ typedef struct DescReader
 	int			pos;
 } DescReader;
 
-static pg_noreturn void
+pg_noreturn static void
 malformed(const char *what)
 {
 	elog(ERROR, "gpu_reduce: malformed scan description (%s)", what);

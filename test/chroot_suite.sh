@@ -2,11 +2,14 @@
 # test/chroot_suite.sh SUITE -- the regression suite on another Debian release,
 # in a throwaway chroot.
 #
-# Makes a minimal Debian SUITE (e.g. trixie: PostgreSQL 17; forky: 18) with
-# debootstrap from the mirror this machine's apt already uses, copies the
-# working tree into it and runs test/run_tests.sh there with the CPU-only build
-# (WITH_CUDA=no: no nvcc in the chroot).  The harness installs the release's
-# own PostgreSQL, so this also checks the quick start on that release.  The
+# Makes a minimal Debian SUITE (e.g. trixie: PostgreSQL 17; forky: 18; sid:
+# 19) with debootstrap from the mirror this machine's apt already uses, copies
+# the working tree into it and runs test/run_tests.sh there with the CPU-only
+# build (WITH_CUDA=no: no nvcc in the chroot).  The harness installs the
+# release's own PostgreSQL, so this also checks the quick start on that
+# release; a suite listed in PG_PINNED gets the major named there instead,
+# installed here before the suite runs (from another suite of the mirror
+# while the suite itself has no such package).  The
 # chroot lives in one mktemp directory; its mounts (/proc, /dev, /dev/shm) are
 # undone and the directory removed on every exit.  Run as root (CI does).
 #
@@ -17,7 +20,19 @@
 set -euo pipefail
 
 SUITE=${1:-}
-[ -n "$SUITE" ] || { echo "usage: $0 SUITE   (a Debian release name, e.g. trixie or forky)" >&2; exit 2; }
+[ -n "$SUITE" ] || { echo "usage: $0 SUITE   (a Debian release name, e.g. trixie, forky or sid)" >&2; exit 2; }
+
+# Suites whose tests run against a PostgreSQL major other than the one of
+# their 'postgresql' metapackage: SUITE MAJOR [FROM].  While SUITE has no
+# postgresql-MAJOR of its own, FROM (a suite of the same mirror) is added to
+# its apt sources and the server, its client and headers and the libpq they
+# need are taken from there (asking apt for the whole of FROM, e.g.
+# experimental, would conflict elsewhere).  Once SUITE has the package, FROM
+# goes unused; drop it, or the line once the metapackage points at MAJOR.
+PG_PINNED="
+sid 19 experimental
+"
+read -r PIN_MAJOR PIN_FROM < <(awk -v s="$SUITE" '$1 == s { print $2, $3 }' <<<"$PG_PINNED") || true
 ROOT_DIR=$(cd "$(dirname "$0")/.." && pwd)
 WORK=
 CR=
@@ -132,15 +147,43 @@ else
 		--exclude=.buildflags -f - .
 fi | tar -x -C "$CR/src/gpu_reduce"
 
+# Run a command in the chroot with a clean environment.
+cr_run() {
+	chroot "$CR" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# the pinned major (PG_PINNED), from the suite itself or else from PIN_FROM
+PIN_ENV=()
+if [ -n "${PIN_MAJOR:-}" ]; then
+	pin_pkgs=(postgresql-$PIN_MAJOR postgresql-client-$PIN_MAJOR postgresql-server-dev-$PIN_MAJOR)
+	cr_run apt-get update </dev/null >"$WORK/apt.log" 2>&1 ||
+		{ tail -n 20 "$WORK/apt.log" >&2; cr_die "apt-get update failed"; }
+	if [ -n "${PIN_FROM:-}" ] &&
+		! cr_run apt-cache show "postgresql-$PIN_MAJOR" </dev/null >/dev/null 2>&1; then
+		cr_log "$SUITE has no postgresql-$PIN_MAJOR: taking it from $PIN_FROM"
+		echo "deb $MIRROR $PIN_FROM main" >"$CR/etc/apt/sources.list.d/gpu-reduce-$PIN_FROM.list"
+		cr_run apt-get update </dev/null >>"$WORK/apt.log" 2>&1 ||
+			{ tail -n 20 "$WORK/apt.log" >&2; cr_die "apt-get update with $PIN_FROM failed"; }
+		pin_pkgs+=(libpq-dev libpq5)
+		pin_pkgs=("${pin_pkgs[@]/%//$PIN_FROM}")
+	fi
+	cr_log "installing ${pin_pkgs[*]}"
+	cr_run apt-get install -y --no-install-recommends "${pin_pkgs[@]}" </dev/null >>"$WORK/apt.log" 2>&1 ||
+		{ tail -n 40 "$WORK/apt.log" >&2; cr_die "cannot install PostgreSQL $PIN_MAJOR"; }
+	PIN_ENV=(PG_CONFIG="/usr/lib/postgresql/$PIN_MAJOR/bin/pg_config")
+fi
+
 rc=0
 chroot "$CR" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-	HOME=/root LANG=C.UTF-8 CI="${CI:-}" GPU_REDUCE_MAKEFLAGS=WITH_CUDA=no \
+	HOME=/root LANG=C.UTF-8 CI="${CI:-}" GPU_REDUCE_MAKEFLAGS=WITH_CUDA=no "${PIN_ENV[@]}" \
 	GPU_REDUCE_PASSES="${GPU_REDUCE_PASSES:-all}" GPU_REDUCE_TESTS="${GPU_REDUCE_TESTS:-}" \
 	bash /src/gpu_reduce/test/run_tests.sh </dev/null 2>&1 | tee "$WORK/suite.log" || rc=$?
 
 # the GPU side is not built here (no nvcc): check that its PostgreSQL-facing C
 # files at least compile against this major's headers
-if chroot "$CR" sh -c 'cd /src/gpu_reduce && pgc=$(ls /usr/lib/postgresql/*/bin/pg_config | tail -n 1) &&
+if chroot "$CR" /usr/bin/env -u PG_CONFIG "${PIN_ENV[@]}" sh -c 'cd /src/gpu_reduce &&
+	pgc=${PG_CONFIG:-$(ls /usr/lib/postgresql/*/bin/pg_config | tail -n 1)} &&
 	gcc -fsyntax-only -Wall -Werror -DGR_WITH_CUDA -Isrc -Icommon -Icuda -I"$($pgc --includedir-server)" \
 		src/gpu_service.c src/gpu_client.c src/gpu_shmem.c' </dev/null; then
 	cr_log "GPU-side sources compile with GR_WITH_CUDA (syntax only)"

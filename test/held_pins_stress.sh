@@ -53,7 +53,7 @@ done
 # how often a VACUUM was seen waiting for a pin (information, not a condition)
 waits=0
 while [ $SECONDS -lt "$end" ]; do
-	w=$(gr_psql -d postgres -At -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event = 'BufferPin'")
+	w=$(gr_psql -d postgres -At -c "SELECT count(*) FROM pg_stat_activity WHERE wait_event IN ('BufferPin', 'BufferCleanup')")
 	[ "$w" = 0 ] || waits=$((waits + 1))
 	sleep 0.1
 done
