@@ -822,20 +822,21 @@ def comparable(qr):
 
 def explain_away(server, qr, node, ref):
     """Whether PostgreSQL's own plan could have answered as the node did, by the order it reads rows
-    in: 'limit' when only one side failed under a LIMIT and both fail alike without it (sorted
-    groups streamed into the LIMIT stop before the failing row; the node reads every row), 'order'
-    when the sides failed differently and alike once PostgreSQL's plan reads the rows in the
-    table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate may fail finishing a
-    group before it reads a later group's failing row); else None."""
-    if qr.limit is not None and (node.state == '00000') != (ref.state == '00000'):
-        label, cand = 'limit', qr.copy(limit=None)
-    elif '00000' not in (node.state, ref.state):
+    in: 'limit' when only the node failed under a LIMIT and PostgreSQL's plan fails alike without
+    it (sorted groups streamed into the LIMIT stop before the failing row; the node reads every
+    row, and without the LIMIT the planner may choose another plan for the node's side, which does
+    not matter here), 'order' when the sides failed differently and alike once PostgreSQL's plan
+    reads the rows in the table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate
+    may fail finishing a group before it reads a later group's failing row); else None."""
+    if qr.limit is not None and node.state != '00000' and ref.state == '00000':
+        res = check_one(server, qr.copy(limit=None), recheck=False)[1]
+        return 'limit' if '0.r' in res and res['0.r'].state == node.state else None
+    if '00000' not in (node.state, ref.state):
         serial = [('enable_hashagg', 'on'), ('enable_sort', 'off'), ('max_parallel_workers_per_gather', '0')]
         items = [(n, v) for n, v in qr.settings.items if n not in dict(serial)] + serial
-        label, cand = 'order', qr.copy(settings=qr.settings.replace(items=items), order=None, limit=None)
-    else:
-        return None
-    return label if check_one(server, cand, recheck=False)[0] == 'pass' else None
+        cand = qr.copy(settings=qr.settings.replace(items=items), order=None, limit=None)
+        return 'order' if check_one(server, cand, recheck=False)[0] == 'pass' else None
+    return None
 
 
 def check_one(server, qr, recheck=True):
