@@ -822,15 +822,17 @@ def comparable(qr):
 
 def explain_away(server, qr, node, ref):
     """Whether PostgreSQL's own plan could have answered as the node did, by the order it reads rows
-    in: 'limit' when only the node failed under a LIMIT and PostgreSQL's plan fails alike without
-    it (sorted groups streamed into the LIMIT stop before the failing row; the node reads every
-    row, and without the LIMIT the planner may choose another plan for the node's side, which does
-    not matter here), 'order' when the sides failed differently and alike once PostgreSQL's plan
+    in: 'limit' when only one side failed under a LIMIT and the other fails alike without it
+    (sorted groups streamed into the LIMIT stop before the failing row or group: PostgreSQL's
+    plan before a row's error, the Finalize Aggregate above the node before a group whose final
+    function raises it; without the LIMIT the planner may choose other plans, which does not
+    matter here), 'order' when the sides failed differently and alike once PostgreSQL's plan
     reads the rows in the table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate
     may fail finishing a group before it reads a later group's failing row); else None."""
-    if qr.limit is not None and node.state != '00000' and ref.state == '00000':
+    if qr.limit is not None and (node.state == '00000') != (ref.state == '00000'):
+        failed, other = (node, '0.r') if node.state != '00000' else (ref, '0.n')
         res = check_one(server, qr.copy(limit=None), recheck=False)[1]
-        return 'limit' if '0.r' in res and res['0.r'].state == node.state else None
+        return 'limit' if other in res and res[other].state == failed.state else None
     if '00000' not in (node.state, ref.state):
         serial = [('enable_hashagg', 'on'), ('enable_sort', 'off'), ('max_parallel_workers_per_gather', '0')]
         items = [(n, v) for n, v in qr.settings.items if n not in dict(serial)] + serial
