@@ -103,8 +103,10 @@ RESET gpu_reduce.min_gpu_rows;
 RESET gpu_reduce.native_aggregates;
 
 -- 3. GROUP BY keys that WHERE fixes: PostgreSQL empties the group
--- pathkeys; a sorted Finalize Aggregate needs no Sort then
+-- pathkeys; a sorted Finalize Aggregate needs no Sort then (enable_seqscan
+-- = off keeps the node the cheaper plan on every major)
 SET enable_hashagg = off;
+SET enable_seqscan = off;
 EXPLAIN (COSTS OFF) SELECT a, gpu_sum(i8) FROM ff WHERE a = 2 GROUP BY a;
 SELECT * FROM same($$SELECT a, gpu_sum(i8) FROM ff WHERE a = 2 GROUP BY a$$);
 SELECT * FROM same($$SELECT a, sum(i4), max(i8) FROM ff WHERE a IN (2) GROUP BY a$$);
@@ -126,6 +128,7 @@ SELECT * FROM same($$SELECT a, sum(i4), gpu_max(i8 * 2) FROM ff WHERE a = 2 GROU
 RESET gpu_reduce.batch_rows;
 RESET gpu_reduce.page_path;
 RESET work_mem;
+RESET enable_seqscan;
 RESET enable_hashagg;
 
 -- 4. fewer workers than planned, and none: the leader's share is the rest

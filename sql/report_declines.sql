@@ -26,7 +26,7 @@ EXPLAIN (COSTS OFF) SELECT gpu_sum(b) FROM rd WHERE p LIKE '%green%';
 EXPLAIN (COSTS OFF) SELECT sum(length(t)) FROM rd;
 EXPLAIN (COSTS OFF) SELECT md5(t), sum(b) FROM rd GROUP BY md5(t);
 -- aggregates: DISTINCT, a float sum under the default native_aggregates, off
-EXPLAIN (COSTS OFF) SELECT count(DISTINCT b) FROM rd;
+SELECT count(DISTINCT b) FROM rd;
 EXPLAIN (COSTS OFF) SELECT sum(f) FROM rd;
 SET gpu_reduce.native_aggregates = off;
 EXPLAIN (COSTS OFF) SELECT max(b) FROM rd;

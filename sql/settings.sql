@@ -71,12 +71,16 @@ SELECT pg_get_function_arguments('gpu_reduce_stats()'::regprocedure) AS columns;
 SELECT gpu_reduce_stats_reset();
 SELECT * FROM gpu_reduce_stats();
 SET max_parallel_workers_per_gather = 0;
+-- (values batched from the first: the row path folds fewer than
+-- min_gpu_rows one by one, counted as rows, not batches)
+SET gpu_reduce.min_gpu_rows = 1;
 SELECT gpu_sum(d) FROM settings_t;
 -- (batch buffers may live in the backend or, on a GPU host, in shared memory:
 -- buffer_peak_bytes is not printed here)
 SELECT gpu_rows + cpu_rows AS rows_reduced, gpu_batches + cpu_batches > 0 AS batches_ran,
        gpu_bytes >= 0 AS gpu_bytes, gpu_fallbacks >= 0 AS fallbacks
 FROM gpu_reduce_stats();
+RESET gpu_reduce.min_gpu_rows;
 -- (the row path folds min, max and integer sums in place, uncounted, so
 -- this count would differ between the bulk scan and the row path for them)
 SELECT gpu_sum(d), gpu_avg(d) FROM settings_t WHERE i <= 1000;
