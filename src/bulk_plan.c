@@ -1355,7 +1355,7 @@ offer_node(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel, voi
 	 * A table whose rows cost the executor less than the node's start loses
 	 * anyway: skip the analysis, which costs more than such a query's plan.
 	 */
-	if (input_rel->reloptkind == RELOPT_BASEREL &&
+	if (input_rel->reloptkind == RELOPT_BASEREL && input_rel->rtekind == RTE_RELATION &&
 		input_rel->tuples * cpu_tuple_cost < GR_BULK_STARTUP_COST)
 	{
 		gr_decline("the table's %.0f rows cost PostgreSQL's plan less than the node's start",
