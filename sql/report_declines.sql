@@ -37,7 +37,7 @@ RESET gpu_reduce.native_aggregates;
 -- the query's shape: a join, a subquery, no row, a tiny table
 EXPLAIN (COSTS OFF) SELECT sum(a.b) FROM rd a JOIN rd c USING (k);
 EXPLAIN (COSTS OFF) SELECT sum(b) FROM (SELECT b FROM rd LIMIT 100) s;
-EXPLAIN (COSTS OFF) SELECT sum(b) FROM rd WHERE false;
+SELECT sum(b) FROM rd WHERE false;
 EXPLAIN (COSTS OFF) SELECT sum(b) FROM rd_small;
 EXPLAIN (COSTS OFF) SELECT sum(b) FROM rd TABLESAMPLE SYSTEM (50);
 -- a setting
