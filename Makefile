@@ -19,7 +19,7 @@ DATA = gpu_reduce--1.0.sql gpu_reduce--1.1.sql gpu_reduce--1.0--1.1.sql \
 	gpu_reduce--1.2.sql $(GENERATED_SQL)
 OBJS = src/gpu_reduce.o src/agg_catalog.o src/agg_space.o src/group_table.o src/guc.o src/types.o src/kinds.o src/finals.o src/wire.o src/agg.o src/batch.o src/partial.o \
 	src/cpu_reduce.o src/numeric_state.o src/serial.o src/stats.o src/xsum.o \
-	src/gpu_client.o src/gpu_shmem.o src/bulk_plan.o src/bulk_scan.o \
+	src/gpu_client.o src/gpu_shmem.o src/bulk_plan.o src/bulk_scan.o src/join_plan.o src/join_hash.o \
 	src/page_path.o src/buf_hints.o src/held_pins.o src/variance.o src/scan_desc.o src/sink.o src/native_partial.o src/expr_compile.o \
 	src/time_range.o src/decline.o
 

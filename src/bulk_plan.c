@@ -55,6 +55,7 @@
 #include "optimizer/paths.h"
 #include "optimizer/planner.h"
 #include "optimizer/prep.h"
+#include "optimizer/planmain.h"
 #include "optimizer/tlist.h"
 #include "port/pg_bitutils.h"
 #include "parser/parsetree.h"
@@ -75,6 +76,7 @@
 #include "tuple_decode.h"
 #include "time_range.h"
 #include "decline.h"
+#include "join_plan.h"
 
 bool		gr_bulk_scan = true;
 int			gr_native_aggregates = GR_NATIVE_ON;
@@ -131,6 +133,8 @@ typedef struct BulkTable
 	List	   *outprog;		/* Integer per output: its program output, or -1 */
 	List	   *keycols;		/* Integer per group key: its column index, or -1 */
 	List	   *keyouts;		/* Integer per group key: its program output, or -1 */
+	List	   *joincols;		/* Integer per join key (GrJoinSrc, in order): the
+								 * column of one the table gives, or -1 */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -148,6 +152,11 @@ typedef struct BulkQuery
 	List	   *keyexprs;		/* the GROUP BY keys (columns): the node's
 								 * first output columns */
 	List	   *keys;			/* per key: its GrScanKey */
+	GrJoinPlan *join;			/* the relations joined to the table, or NULL */
+	List	   *outjoin;		/* Integer per output: its join value (a
+								 * gr_join_value reference), or -1 */
+	List	   *keyjoin;		/* Integer per key: the same */
+	double		joined_rows;	/* a join's rows */
 	PlannerInfo *root;
 } BulkQuery;
 
@@ -203,6 +212,16 @@ expr_text(PlannerInfo *root, Index relid, Node *expr)
 
 	if (!gr_report_declines)
 		return "";
+	if (!bms_is_subset(pull_varnos(root, expr), bms_make_singleton(relid)))
+	{
+		/* over a join: its relations by their aliases */
+		PlannedStmt *stmt = makeNode(PlannedStmt);
+
+		stmt->rtable = root->parse->rtable;
+		return deparse_expression(expr, deparse_context_for_plan_tree(stmt,
+																	  select_rtable_names_for_explain(stmt->rtable, NULL)),
+								  true, false);
+	}
 	expr = copyObject(expr);
 	/* the deparse context has the table as range table entry 1 */
 	ChangeVarNodes(expr, relid, 1, 0);
@@ -640,6 +659,13 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 		/* after the outputs' arguments, the group keys */
 		if (foreach_current_index(lc) >= list_length(q->outputs))
 		{
+			if (arg == NULL)
+			{
+				/* a join value (bulk_query) */
+				t->keycols = lappend(t->keycols, makeInteger(-1));
+				t->keyouts = lappend(t->keyouts, makeInteger(-1));
+				continue;
+			}
 			if (!bulk_table_key(q, t, relid, arg,
 								list_nth(q->keys, foreach_current_index(lc) -
 										 list_length(q->outputs))))
@@ -715,13 +741,52 @@ bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
 }
 
 /*
+ * The probe table of a join (range table entry rte), as bulk_table adds a
+ * table, and the columns of it that the join's equalities read; then the
+ * join values numbered.  The table is a plain heap table, not a tree.
+ */
+static bool
+bulk_join_table(PlannerInfo *root, BulkQuery *q, RangeTblEntry *rte, List *vars)
+{
+	BulkTable  *t;
+	ListCell   *lc;
+
+	if (rte->inh)
+		return gr_decline("the join's largest relation %s is partitioned or has inheritance children",
+						  get_rel_name(rte->relid));
+	q->scanrelid = q->join->probe;
+	if (!heap_table(rte) || !bulk_table(root, q, q->join->probe, vars))
+		return false;
+	t = llast(q->tables);
+	foreach(lc, q->join->rels)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		ListCell   *ls;
+
+		foreach(ls, jr->srcs)
+		{
+			GrJoinSrc  *src = lfirst(ls);
+
+			t->joincols = lappend(t->joincols,
+								  makeInteger(src->rel < 0 ? bulk_col(t, src->attno) : -1));
+		}
+	}
+	if (!gr_join_finish(root, q->join))
+		return false;
+	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) + q->join->nvals >
+		GR_DECODE_MAX_COLS)
+		return gr_decline("the join reads more than %d columns or values", GR_DECODE_MAX_COLS);
+	return true;
+}
+
+/*
  * Whether a GROUP BY key, the target's expression expr grouped by the
  * clause sgc, is one the node may group by: of a type and collation the
  * group table compares, with the type's own equality (bulk_table_key then
  * checks that each table has it: a column, or what its program computes).
  */
 static bool
-bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
+bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc, bool joinvalue)
 {
 	Oid			type = exprType((Node *) expr);
 	GrScanKey  *key = palloc0(sizeof(GrScanKey));
@@ -737,7 +802,8 @@ bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc)
 	key->len = len;
 	key->byval = byval;
 	/* a numeric the program computes: its scale, known once compiled */
-	key->scale = key->kind == GR_KEY_NUMERIC && !is_table_column(relid, (Node *) expr) ? -2 : -1;
+	key->scale = key->kind == GR_KEY_NUMERIC && !joinvalue &&
+		!is_table_column(relid, (Node *) expr) ? -2 : -1;
 	q->keyexprs = lappend(q->keyexprs, expr);
 	q->keys = lappend(q->keys, key);
 	return true;
@@ -756,9 +822,10 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	Query	   *parse = root->parse;
 	List	   *groupclause = gr_group_clause(root);
 	RangeTblEntry *rte;
+	Index		relid;
 	List	   *exprs = NIL;
 	List	   *nodes;
-	List	   *vars;
+	List	   *vars = NIL;
 	ListCell   *lc;
 
 	memset(q, 0, sizeof(*q));
@@ -769,11 +836,22 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	if (!parse->hasAggs || parse->groupingSets != NIL || parse->hasWindowFuncs ||
 		parse->hasTargetSRFs || parse->rowMarks != NIL)
 		return gr_decline("the query has no aggregate, or grouping sets, window functions, set-returning functions or FOR UPDATE");
-	if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION)
-		return gr_decline("the aggregates read a join, a subquery or a function, not one table");
 	if (IS_DUMMY_REL(input_rel))
 		return gr_decline("the planner proved that no row qualifies");
-	rte = planner_rt_fetch(input_rel->relid, root);
+	if (input_rel->reloptkind == RELOPT_JOINREL)
+	{
+		/* a join: the table it probes, and the relations it hashes (join_plan.c) */
+		q->join = palloc(sizeof(GrJoinPlan));
+		if (!gr_join_plan(root, input_rel, q->join))
+			return false;
+		relid = q->join->probe;
+		q->joined_rows = input_rel->rows;
+	}
+	else if (input_rel->reloptkind != RELOPT_BASEREL || input_rel->rtekind != RTE_RELATION)
+		return gr_decline("the aggregates read a subquery or a function, not a table or a join");
+	else
+		relid = input_rel->relid;
+	rte = planner_rt_fetch(relid, root);
 
 	/* the group keys: the target's grouping columns */
 	foreach(lc, target->exprs)
@@ -781,11 +859,20 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		Index		sgref = get_pathtarget_sortgroupref(target, foreach_current_index(lc));
 		SortGroupClause *sgc = sgref != 0 ?
 			get_sortgroupref_clause_noerr(sgref, groupclause) : NULL;
+		int			ref;
 
 		if (sgc == NULL)
+		{
 			exprs = lappend(exprs, lfirst(lc));
-		else if (!bulk_key(q, input_rel->relid, lfirst(lc), sgc))
+			continue;
+		}
+		ref = q->join != NULL ? gr_join_value(root, q->join, lfirst(lc)) : GR_JOIN_PROBE;
+		if (ref == GR_JOIN_NONE)
+			return gr_decline("the GROUP BY key %s reads several of the joined relations, or is an expression over a hashed relation that may raise an error",
+							  expr_text(root, relid, lfirst(lc)));
+		if (!bulk_key(q, relid, lfirst(lc), sgc, ref >= 0))
 			return false;
+		q->keyjoin = lappend(q->keyjoin, makeInteger(ref >= 0 ? ref : -1));
 	}
 	if (list_length(q->keys) != list_length(groupclause) ||
 		list_length(q->keys) > GR_DECODE_MAX_COLS)
@@ -798,30 +885,48 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	foreach(lc, nodes)
 	{
 		Aggref	   *agg = (Aggref *) lfirst(lc);
+		Node	   *arg;
+		int			ref;
 
 		if (!IsA(agg, Aggref))
 			return gr_decline("%s is outside any aggregate",
-							  expr_text(root, input_rel->relid, (Node *) agg));
+							  expr_text(root, relid, (Node *) agg));
 		if (list_member(q->aggrefs, agg))
 			continue;
-		if (!bulk_output(q, input_rel->relid, agg))
+		if (!bulk_output(q, relid, agg))
 			return false;
 		q->aggrefs = lappend(q->aggrefs, agg);
+		arg = llast(q->outvars);
+		ref = q->join != NULL && arg != NULL ? gr_join_value(root, q->join, arg) : GR_JOIN_PROBE;
+		if (ref == GR_JOIN_NONE)
+			return gr_decline("the argument of %s reads several of the joined relations, or is an expression over a hashed relation that may raise an error",
+							  expr_text(root, relid, (Node *) agg));
+		/* a hashed relation's value: PostgreSQL's own, as a column is */
+		if (ref >= 0)
+			((GrScanAgg *) llast(q->outputs))->dec_scale = -1;
+		q->outjoin = lappend(q->outjoin, makeInteger(ref >= 0 ? ref : -1));
 	}
 	if (q->aggrefs == NIL)
 		return gr_decline("the query has no aggregate");
 
-	/* the table, or the leaves of its inheritance tree */
-	vars = list_concat(list_copy(q->outvars), q->keyexprs);
+	/* what the table gives: the outputs' arguments, then the keys, but join values */
+	foreach(lc, q->outvars)
+		vars = lappend(vars, intVal(list_nth(q->outjoin, foreach_current_index(lc))) >= 0 ?
+					   NULL : lfirst(lc));
+	foreach(lc, q->keyexprs)
+		vars = lappend(vars, intVal(list_nth(q->keyjoin, foreach_current_index(lc))) >= 0 ?
+					   NULL : lfirst(lc));
+	if (q->join != NULL)
+		return bulk_join_table(root, q, rte, vars);
 	if (!rte->inh)
 	{
-		q->scanrelid = input_rel->relid;
-		return heap_table(rte) && bulk_table(root, q, input_rel->relid, vars);
+		q->scanrelid = relid;
+		return heap_table(rte) && bulk_table(root, q, relid, vars);
 	}
 	if (rte->relkind != RELKIND_PARTITIONED_TABLE && rte->relkind != RELKIND_RELATION)
 		return gr_decline("%s is not a plain table or an inheritance tree of them",
 						  get_rel_name(rte->relid));
-	return bulk_children(root, q, input_rel->relid, vars);
+	return bulk_children(root, q, relid, vars);
 }
 
 /*
@@ -870,6 +975,13 @@ sort_columns(BulkTable *t)
 		GrScanQual *q = lfirst(lc);
 
 		q->col = newidx[q->col];
+	}
+	foreach(lc, t->joincols)
+	{
+		Integer    *col = lfirst(lc);
+
+		if (intVal(col) >= 0)
+			col->ival = newidx[intVal(col)];
 	}
 	if (t->xb != NULL)
 		gr_expr_renumber(&t->xb->prog, newidx);
@@ -967,6 +1079,56 @@ int_array(List *l)
 	return a;
 }
 
+/* Per output or key: its index among the join values, or -1 (refs: gr_join_value's). */
+static int *
+join_indexes(BulkQuery *q, List *refs)
+{
+	int		   *a = palloc(sizeof(int) * Max(list_length(refs), 1));
+	ListCell   *lc;
+
+	foreach(lc, refs)
+		a[foreach_current_index(lc)] = intVal(lfirst(lc)) >= 0 ?
+			gr_join_index(q->join, intVal(lfirst(lc))) : -1;
+	return a;
+}
+
+/* The hashed relations of a join, as the scan description has them. */
+static void
+join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
+{
+	ListCell   *lc;
+	int			col = 0;
+
+	d->njoins = list_length(q->join->rels);
+	d->njoinvals = q->join->nvals;
+	d->joins = palloc0(sizeof(GrScanJoin) * d->njoins);
+	foreach(lc, q->join->rels)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		GrScanJoin *sj = &d->joins[foreach_current_index(lc)];
+		ListCell   *lk;
+
+		sj->nkeys = list_length(jr->keyexprs);
+		foreach(lk, jr->srcs)
+		{
+			GrJoinSrc  *src = lfirst(lk);
+			int			k = foreach_current_index(lk);
+
+			sj->src[k] = src->rel < 0 ? intVal(list_nth(t->joincols, col)) :
+				-1 - (((GrJoinRel *) list_nth(q->join->rels, src->rel))->vstart + src->val);
+			sj->srcwidth[k] = src->width;
+			sj->keywidth[k] = intVal(list_nth(jr->keywidths, k));
+			col++;
+		}
+		sj->nvals = list_length(jr->vals);
+		sj->vstart = jr->vstart;
+		sj->vallen = palloc(sizeof(int) * Max(sj->nvals, 1));
+		foreach(lk, jr->vals)
+			sj->vallen[foreach_current_index(lk)] = get_typlen(exprType(lfirst(lk)));
+		sj->name = jr->name;
+	}
+}
+
 /* The scan description of the query (its tables' columns already sorted). */
 static GrScanDesc *
 scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
@@ -1010,7 +1172,11 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 			st->xquals = t->xb->quals;
 			st->xouts = t->xb->outs;
 		}
+		st->argjoins = join_indexes(q, q->outjoin);
+		st->keyjoins = join_indexes(q, q->keyjoin);
 	}
+	if (q->join != NULL)
+		join_desc(q, d, linitial(q->tables));
 	return d;
 }
 
@@ -1027,7 +1193,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	double		pages = 0;
 	double		cpu = 0;
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
-		gr_gpu_pages_unavailable() == NULL;
+		gr_gpu_pages_unavailable() == NULL && q->join == NULL;
 	ListCell   *lc;
 
 	list_sort(q->tables, table_cmp);
@@ -1044,6 +1210,16 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 				(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
 				cpu_operator_cost * t->tuples * list_length(q->keys);
 	}
+	if (q->join != NULL)
+	{
+		/* a probe of each hashed relation a row, and the joined rows (on the CPU) */
+		double		probes = root->simple_rel_array[q->join->probe]->rows;
+
+		foreach(lc, q->join->rels)
+			cpu += cpu_operator_cost * probes *
+				(list_length(((GrJoinRel *) lfirst(lc))->keyexprs) + 1);
+		cpu += cpu_tuple_cost * GR_BULK_ROW_COST * q->joined_rows;
+	}
 	if (workers > 0)
 	{
 		double		divisor = workers;
@@ -1054,6 +1230,18 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	}
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;
+	/* each process hashes each relation PostgreSQL's plan for it gives */
+	cp->custom_paths = NIL;
+	foreach(lc, q->join != NULL ? q->join->rels : NIL)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		Path	   *path = workers > 0 ? jr->safe_path : jr->path;
+		double		n = path->rows;
+
+		cpu += path->total_cost + cpu_tuple_cost * n +
+			cpu_operator_cost * n * (list_length(jr->keyexprs) + 1);
+		cp->custom_paths = lappend(cp->custom_paths, path);
+	}
 	cp->path.pathtype = T_CustomScan;
 	cp->path.parent = rel;
 	cp->path.pathtarget = target;
@@ -1070,6 +1258,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	cp->custom_private = list_make5(gr_scan_desc_to_list(scan_desc(root, q, partial)),
 									q->aggrefs, q->exprs, makeInteger(q->scanrelid),
 									q->keyexprs);
+	cp->custom_private = lappend(cp->custom_private,
+								 q->join != NULL ? q->join->rels : NIL);
 	return cp;
 }
 
@@ -1095,6 +1285,21 @@ parallel_possible(RelOptInfo *input_rel)
 {
 	return input_rel->consider_parallel && input_rel->partial_pathlist != NIL &&
 		((Path *) linitial(input_rel->partial_pathlist))->parallel_workers > 0;
+}
+
+/*
+ * Whether every relation a join hashes has a plan each parallel
+ * participant may run (each hashes it in full).
+ */
+static bool
+joins_parallel_safe(const BulkQuery *q)
+{
+	ListCell   *lc;
+
+	foreach(lc, q->join != NULL ? q->join->rels : NIL)
+		if (((GrJoinRel *) lfirst(lc))->safe_path == NULL)
+			return false;
+	return true;
 }
 
 /*
@@ -1275,7 +1480,8 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 					   &bulk_path(root, grouped_rel, target, &q, 0,
 								  emitted_rows(&q, groups, input_rel->rows))->path,
 					   &costs, groups);
-	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel))
+	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel) &&
+		joins_parallel_safe(&q))
 	{
 		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		double		each = emitted_rows(&q, groups, input_rel->rows / (workers + 1));
@@ -1311,7 +1517,8 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	/* as many workers as the planner gives a parallel scan of the table */
 	seq = linitial(input_rel->partial_pathlist);
 	if (seq->parallel_workers <= 0 ||
-		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q) || q.serial_only)
+		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q) || q.serial_only ||
+		!joins_parallel_safe(&q))
 		return;
 	rows = seq->parallel_workers + 1;
 	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows);
@@ -1435,8 +1642,10 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	List	   *exprs = lthird(priv);
 	List	   *keyexprs = list_nth(priv, 4);
 	bool		partial = gr_scan_desc_from_list(desc)->partial;
+	List	   *joinrels = list_nth(priv, 5);
 	List	   *scan_tlist = NIL;
 	ListCell   *lc;
+	ListCell   *lj;
 
 	foreach(lc, keyexprs)
 		scan_tlist = lappend(scan_tlist,
@@ -1453,7 +1662,17 @@ plan_bulk_path(PlannerInfo *root, RelOptInfo *rel, CustomPath *best_path,
 	/* one table: a scan of it; several (a tree): no scan relation */
 	cs->scan.scanrelid = intVal(lfourth(priv));
 	cs->flags = best_path->flags;
-	cs->custom_plans = NIL;
+	/* each hashed relation's plan gives its keys, then its values */
+	forboth(lc, custom_plans, lj, best_path->custom_paths)
+	{
+		Path	   *path = lfirst(lj);
+
+		lfirst(lc) = change_plan_targetlist(lfirst(lc),
+											gr_join_tlist(list_nth(joinrels,
+																   foreach_current_index(lc))),
+											path->parallel_safe);
+	}
+	cs->custom_plans = custom_plans;
 	cs->custom_exprs = exprs;
 	cs->custom_private = desc;
 	cs->custom_scan_tlist = scan_tlist;
@@ -1482,6 +1701,7 @@ gr_bulk_plan_init(void)
 							 "or where the node was offered, its cost beside PostgreSQL's cheapest plan.",
 							 &gr_report_declines, false,
 							 PGC_USERSET, 0, NULL, NULL, NULL);
+	gr_join_init();
 	RegisterCustomScanMethods(&gr_bulk_scan_methods);
 	gr_agg_catalog_init();
 	prev_upper_paths_hook = create_upper_paths_hook;

@@ -27,6 +27,7 @@
 #include "scan_desc.h"
 #include "sink.h"
 #include "group_table.h"
+#include "join_hash.h"
 
 #include "access/heapam.h"
 #include "access/htup_details.h"
@@ -37,6 +38,7 @@
 #include GR_EXPLAIN_FORMAT_H
 #include "executor/executor.h"
 #include "executor/nodeHash.h"
+#include "executor/instrument.h"
 #include "miscadmin.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
@@ -104,6 +106,18 @@ typedef struct BulkTable
 	GrBufHints *hints;			/* where its blocks sit in shared_buffers, or NULL */
 } BulkTable;
 
+/* A relation the node hashes and probes (a join). */
+typedef struct BulkJoin
+{
+	const GrScanJoin *desc;
+	PlanState  *child;			/* PostgreSQL's plan for it */
+	GrJoinHash *hash;			/* built at the scan's start, or NULL */
+	int			keypos[GR_JOIN_MAX_KEYS];	/* each key's other side in the row */
+	int			valpos;			/* its first value's place in the row */
+	double		build_ms;		/* for EXPLAIN ANALYZE: this process's build */
+	uint64		matches;		/* and rows matched */
+} BulkJoin;
+
 /* Counters of one scan, for EXPLAIN ANALYZE; summed over participants. */
 enum
 {
@@ -145,6 +159,7 @@ static const char *const counter_names[C_COUNT] = {
 typedef struct BulkShared
 {
 	pg_atomic_uint64 counters[C_COUNT];
+	pg_atomic_uint64 matches[GR_JOIN_MAX_RELS];	/* a join's rows matched */
 	int			ntables;
 	Size		offsets[FLEXIBLE_ARRAY_MEMBER];
 } BulkShared;
@@ -165,6 +180,9 @@ typedef struct BulkScanState
 	bool		scanned;
 	int			ntables;
 	BulkTable  *tables;
+	int			njoins;			/* relations joined to the one table */
+	BulkJoin   *joins;
+	MemoryContext joincxt;		/* their hash tables; reset on rescan */
 	MemoryContext statecxt;		/* states and results; reset on rescan */
 	BulkShared *shared;			/* parallel plans */
 	bool		done;
@@ -353,7 +371,8 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 	t->argcols = st->argcols;
 	t->keyrow = palloc(sizeof(int) * Max(bs->desc->ngroupkeys, 1));
 	for (int k = 0; k < bs->desc->ngroupkeys; k++)
-		t->keyrow[k] = st->keycols[k] >= 0 ? st->keycols[k] : st->ncols + st->keyouts[k];
+		t->keyrow[k] = st->keycols[k] >= 0 ? st->keycols[k] :
+			st->keyouts != NULL && st->keyouts[k] >= 0 ? st->ncols + st->keyouts[k] : -1;
 	t->nquals = st->nquals;
 	t->qual_exprs = palloc0(sizeof(ExprState *) * Max(t->nquals, 1));
 	for (int i = 0; i < st->nquals; i++)
@@ -374,6 +393,67 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 		t->rowcols[a] = st->argcols[a];
 	if (st->prog != NULL)
 		init_program(bs, t, st);
+	/* a join's values, after the decoded and computed columns */
+	for (int a = 0; a < bs->desc->naggs; a++)
+		if (st->argjoins[a] >= 0)
+			t->rowcols[a] = st->ncols + (t->prog ? t->prog->nouts : 0) + st->argjoins[a];
+	for (int k = 0; k < bs->desc->ngroupkeys; k++)
+		if (st->keyjoins[k] >= 0)
+			t->keyrow[k] = st->ncols + (t->prog ? t->prog->nouts : 0) + st->keyjoins[k];
+}
+
+/*
+ * Set up the relations a join hashes: their plans, and where each key's
+ * other side and each value lie in a joined row.
+ */
+static void
+init_joins(BulkScanState *bs, EState *estate, int eflags)
+{
+	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
+	const GrScanDesc *d = bs->desc;
+	int			vbase;
+
+	bs->njoins = d->njoins;
+	if (d->njoins == 0)
+		return;
+	vbase = d->tables[0].ncols + (bs->tables[0].prog ? bs->tables[0].prog->nouts : 0);
+	if (list_length(cs->custom_plans) != d->njoins || vbase + d->njoinvals > GR_DECODE_MAX_COLS)
+		elog(ERROR, "gpu_reduce: scan description and plans of a join disagree");
+	bs->joins = palloc0(sizeof(BulkJoin) * d->njoins);
+	for (int j = 0; j < d->njoins; j++)
+	{
+		BulkJoin   *bj = &bs->joins[j];
+
+		bj->desc = &d->joins[j];
+		bj->child = ExecInitNode(list_nth(cs->custom_plans, j), estate, eflags);
+		bs->css.custom_ps = lappend(bs->css.custom_ps, bj->child);
+		for (int k = 0; k < bj->desc->nkeys; k++)
+			bj->keypos[k] = bj->desc->src[k] >= 0 ? bj->desc->src[k] :
+				vbase + (-1 - bj->desc->src[k]);
+		bj->valpos = vbase + bj->desc->vstart;
+	}
+	bs->joincxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce join hash tables",
+										ALLOCSET_DEFAULT_SIZES);
+}
+
+/* Hash each relation of a join from its plan's rows, in order (once a scan). */
+static void
+build_joins(BulkScanState *bs)
+{
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		BulkJoin   *bj = &bs->joins[j];
+		instr_time	start;
+		instr_time	took;
+
+		if (bj->hash != NULL)
+			continue;
+		INSTR_TIME_SET_CURRENT(start);
+		bj->hash = gr_join_hash_build(bj->child, bj->desc, bs->joincxt);
+		INSTR_TIME_SET_CURRENT(took);
+		INSTR_TIME_SUBTRACT(took, start);
+		bj->build_ms = INSTR_TIME_GET_MILLISEC(took);
+	}
 }
 
 /* BeginCustomScan: set up outputs, tables, comparisons and decoders. */
@@ -394,6 +474,7 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	bs->tables = palloc0(sizeof(BulkTable) * Max(bs->ntables, 1));
 	for (int t = 0; t < d->ntables; t++)
 		init_table(bs, &bs->tables[t], &d->tables[t]);
+	init_joins(bs, estate, eflags);
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
@@ -422,7 +503,7 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
  * tn), added to the sink if new; 0 without a GROUP BY.  A numeric key the
  * program computed (int64s times 10^scale, or past 64 bits wide's) is
  * made a numeric first, unless PostgreSQL computed the row's outputs
- * (evaluated: fallback_row gives a numeric's address).
+ * (evaluated: fallback_outputs gives a numeric's address).
  */
 static int
 row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn,
@@ -628,21 +709,16 @@ wide_outputs(BulkScanState *bs, BulkTable *t, int group, const uint64 *outvals,
 
 /*
  * A row the expression program handed back: PostgreSQL evaluates its
- * conjuncts and its outputs, as its own scan would (raising its errors);
- * the outputs go to their aggregates as values, in the row's group (*group,
- * found from its decoded columns tv, tn), and the row's computed columns
- * are NULL.  False if the conjuncts reject the row.
+ * conjuncts, as its own scan would (raising its errors).  False if they
+ * reject the row.  The tuple stays in the table's slot for its outputs
+ * (fallback_outputs) until the caller clears it.
  */
 static bool
-fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
-			 OffsetNumber off, uint32 len, uint64 *tv, bool *tn, int *group)
+fallback_quals(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+			   OffsetNumber off, uint32 len)
 {
-	int			ncols = t->desc->ncols;
-	Datum		xv[GR_EXPR_MAX_OUTS];
-	bool		xn[GR_EXPR_MAX_OUTS];
 	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
 	HeapTupleData tuple;
-	bool		pass = true;
 
 	bs->counters[C_FALLBACK]++;
 	tuple.t_len = len;
@@ -651,11 +727,23 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 	tuple.t_data = (HeapTupleHeader) gr_page_tuple(page, off);
 	ExecStoreHeapTuple(&tuple, t->xslot, false);
 	econtext->ecxt_scantuple = t->xslot;
-	if (t->xqual != NULL)
-		pass = ExecQual(t->xqual, econtext);
-	for (int o = 0; pass && o < t->prog->nouts; o++)
+	return t->xqual == NULL || ExecQual(t->xqual, econtext);
+}
+
+/*
+ * The outputs of a handed-back row that passed (fallback_quals), evaluated
+ * by PostgreSQL: into xv and xn as values, and into tv and tn (after the
+ * decoded columns) as a group key reads them: bits in the width, or an
+ * address.
+ */
+static void
+fallback_outputs(BulkScanState *bs, BulkTable *t, uint64 *tv, bool *tn, Datum *xv, bool *xn)
+{
+	int			ncols = t->desc->ncols;
+	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
+
+	for (int o = 0; o < t->prog->nouts; o++)
 	{
-		/* the outputs as a group key reads them: bits in the width, or an address */
 		int			w = t->prog->out_w[o];
 
 		xv[o] = ExecEvalExprSwitchContext(t->xouts[o], econtext, &xn[o]);
@@ -663,19 +751,27 @@ fallback_row(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk
 			(uint64) xv[o] & ((UINT64_C(1) << (8 * w)) - 1);
 		tn[ncols + o] = xn[o];
 	}
-	if (pass)
-		*group = row_group(bs, t, tv, tn, NULL, true);
-	for (int o = 0; pass && o < t->prog->nouts; o++)
-	{
-		tn[ncols + o] = true;
-		for (int a = 0; a < bs->desc->naggs && !xn[o]; a++)
-			if (t->argouts[a] == o)
-				gr_sink_add_datum(bs->sink, *group, a, xv[o]);
-	}
-	ExecClearTuple(t->xslot);
-	ResetExprContext(econtext);
-	return pass;
 }
+
+/*
+ * Rows kept from one page (or a joined row's matches): aligned in a block
+ * for the sink, with each row's group.
+ */
+typedef struct KeptRows
+{
+	GrRowBlock	rows;
+	int			groups[GR_BLOCK_MAX_ROWS];
+	int			n;
+	int			ncols;
+	/* the table's row being kept */
+	const gr_int128 *wide;		/* its computed numerics past 64 bits */
+	bool		fallback;		/* handed back: PostgreSQL evaluates it */
+	bool		evaluated;		/* ... and has evaluated its outputs, */
+	Datum		xv[GR_EXPR_MAX_OUTS];	/* these */
+	bool		xn[GR_EXPR_MAX_OUTS];
+	uint64		xtv[GR_EXPR_MAX_OUTS];	/* and as a group key reads them */
+	bool		xtn[GR_EXPR_MAX_OUTS];
+} KeptRows;
 
 /* Past the groups' memory budget: emit every group, and start the table afresh. */
 static void
@@ -712,6 +808,100 @@ page_line(int j)
 	return j < GR_PAGE_HEAD_LINES ? j : BLCKSZ / 64 - 1 - (j - GR_PAGE_HEAD_LINES);
 }
 
+/* The block's rows to the sink; past the groups' budget, the groups emitted. */
+static void
+flush_kept(BulkScanState *bs, BulkTable *t, KeptRows *kr)
+{
+	bs->counters[C_ROWS] += kr->n;
+	kr->rows.nrows = kr->n;
+	kr->rows.ncols = kr->ncols;
+	if (bs->groups == NULL)
+		gr_sink_add_rows(bs->sink, 0, &kr->rows, t->rowcols);
+	else
+	{
+		gr_sink_add_rows_grouped(bs->sink, kr->groups, &kr->rows, t->rowcols);
+		check_group_budget(bs);
+	}
+	kr->n = 0;
+}
+
+/*
+ * Keep a row that passed the WHERE clauses (its decoded and computed
+ * columns tv, tn): joined to the matches of each hashed relation from
+ * 'level' on (every match, a row each; none, no row), then into its group
+ * and the block.  A handed-back row's outputs are evaluated by PostgreSQL
+ * at its first joined row, so that a row the join drops raises no error,
+ * as in PostgreSQL's join, where aggregates read joined rows only.
+ */
+static void
+keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, int level)
+{
+	int			ncols = t->desc->ncols;
+	int			g;
+
+	if (level < bs->njoins)
+	{
+		BulkJoin   *bj = &bs->joins[level];
+		const GrJoinHash *h = bj->hash;
+		int64		key[GR_JOIN_MAX_KEYS];
+
+		for (int k = 0; k < bj->desc->nkeys; k++)
+		{
+			int			p = bj->keypos[k];
+
+			if (tn[p])
+				return;			/* a NULL equals nothing */
+			key[k] = gr_value_int(tv[p], bj->desc->srcwidth[k]);
+		}
+		for (int64 e = gr_join_hash_first(h, key); e >= 0; e = gr_join_hash_next(h, e, key))
+		{
+			bj->matches++;
+			memcpy(tv + bj->valpos, &h->vals[e * h->nvals], sizeof(uint64) * h->nvals);
+			memcpy(tn + bj->valpos, &h->nulls[e * h->nvals], sizeof(bool) * h->nvals);
+			keep_row(bs, t, kr, tv, tn, level + 1);
+		}
+		return;
+	}
+	if (kr->fallback)
+	{
+		int			nouts = t->prog->nouts;
+
+		if (!kr->evaluated)
+		{
+			fallback_outputs(bs, t, tv, tn, kr->xv, kr->xn);
+			memcpy(kr->xtv, tv + ncols, sizeof(uint64) * nouts);
+			memcpy(kr->xtn, tn + ncols, sizeof(bool) * nouts);
+			kr->evaluated = true;
+		}
+		memcpy(tv + ncols, kr->xtv, sizeof(uint64) * nouts);
+		memcpy(tn + ncols, kr->xtn, sizeof(bool) * nouts);
+		g = row_group(bs, t, tv, tn, NULL, true);
+		/* the outputs go to their aggregates as values; in the block, NULL */
+		for (int o = 0; o < nouts; o++)
+		{
+			tn[ncols + o] = true;
+			for (int a = 0; a < bs->desc->naggs && !kr->xn[o]; a++)
+				if (t->argouts[a] == o)
+					gr_sink_add_datum(bs->sink, g, a, kr->xv[o]);
+		}
+	}
+	else
+	{
+		g = row_group(bs, t, tv, tn, kr->wide, false);
+		if (t->prog != NULL)
+			wide_outputs(bs, t, g, tv + ncols, tn + ncols, kr->wide);
+	}
+	/* the row's columns at its index: aligned, NULLs flagged */
+	kr->groups[kr->n] = g;
+	for (int c = 0; c < kr->ncols; c++)
+	{
+		kr->rows.vals[c][kr->n] = tv[c];
+		kr->rows.nulls[c][kr->n] = tn[c];
+	}
+	if (++kr->n == GR_BLOCK_MAX_ROWS)
+		flush_kept(bs, t, kr);
+}
+
 /*
  * Decode and filter the tuples 'offs' of a pinned page, and feed each
  * column's non-NULL values of the rows kept to the outputs.  Counts the rows
@@ -725,17 +915,16 @@ static void
 decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			const OffsetNumber *offs, int n, const uint8 *next)
 {
-	GrRowBlock	rows;
-	int			groups[GR_BLOCK_MAX_ROWS];
+	KeptRows	kr;
 	const GrDecodeDesc *d = t->desc;
-	int			nkept = 0;
-	int			ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0);
 	int			next_line = 0;
 	int			next_per = next == NULL || n == 0 ? 0 :
 		Min((BLCKSZ / 64 + n - 1) / n, GR_NEXT_PAGE_LINES_MAX);
 
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
+	kr.n = 0;
+	kr.ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals;
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
 		prefetch_tuple(page, offs[i]);
@@ -743,6 +932,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	{
 		uint64		tv[GR_DECODE_MAX_COLS];
 		bool		tn[GR_DECODE_MAX_COLS];
+		gr_int128	wide[GR_EXPR_MAX_OUTS];
 		uint32		len = gr_page_tuple_len(page, offs[i], BLCKSZ);
 
 		if (i + GR_PREFETCH_TUPLES < n)
@@ -757,44 +947,29 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 							blk, offs[i], RelationGetRelationName(t->rel))));
 		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
+		kr.wide = NULL;
+		kr.fallback = false;
 		if (t->prog != NULL)
 		{
-			gr_int128	wide[GR_EXPR_MAX_OUTS];
 			GrExprResult res = gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide);
 
 			if (res == GR_EXPR_REJECT)
 				continue;
+			kr.wide = wide;
 			if (res == GR_EXPR_FALLBACK)
 			{
-				if (!fallback_row(bs, t, page, blk, offs[i], len, tv, tn, &groups[nkept]))
-					continue;
-			}
-			else
-			{
-				groups[nkept] = row_group(bs, t, tv, tn, wide, false);
-				wide_outputs(bs, t, groups[nkept], tv + d->ncols, tn + d->ncols, wide);
+				kr.fallback = true;
+				kr.evaluated = false;
+				if (fallback_quals(bs, t, page, blk, offs[i], len))
+					keep_row(bs, t, &kr, tv, tn, 0);
+				ExecClearTuple(t->xslot);
+				ResetExprContext(bs->css.ss.ps.ps_ExprContext);
+				continue;
 			}
 		}
-		else
-			groups[nkept] = row_group(bs, t, tv, tn, NULL, false);
-		/* the row's columns at its index: aligned, NULLs flagged */
-		for (int c = 0; c < ncols; c++)
-		{
-			rows.vals[c][nkept] = tv[c];
-			rows.nulls[c][nkept] = tn[c];
-		}
-		nkept++;
+		keep_row(bs, t, &kr, tv, tn, 0);
 	}
-	bs->counters[C_ROWS] += nkept;
-	rows.nrows = nkept;
-	rows.ncols = ncols;
-	if (bs->groups == NULL)
-		gr_sink_add_rows(bs->sink, 0, &rows, t->rowcols);
-	else
-	{
-		gr_sink_add_rows_grouped(bs->sink, groups, &rows, t->rowcols);
-		check_group_budget(bs);
-	}
+	flush_kept(bs, t, &kr);
 }
 
 /* Decode the visible tuples 'offs' of a pinned page on the CPU. */
@@ -839,8 +1014,8 @@ fallback_cmp(const void *a, const void *b)
 /*
  * The rows a GPU job's program handed back: decoded and evaluated again on
  * the CPU, page by page, from the pages the job still holds pinned (the
- * program hands them back again, to fallback_row, which has PostgreSQL
- * evaluate them and feeds every aggregate).
+ * program hands them back again, and PostgreSQL evaluates them:
+ * fallback_quals, fallback_outputs).
  */
 static void
 page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
@@ -1094,6 +1269,11 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		bs->page_path = "off (a temporary table)";
 		return NULL;
 	}
+	if (mode != GR_PAGE_PATH_OFF && bs->njoins > 0)
+	{
+		bs->page_path = "off (a join: its rows are probed on the CPU)";
+		return NULL;
+	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
@@ -1335,6 +1515,7 @@ run_scan(BulkScanState *bs)
 {
 	GrStats		before = gr_stats;
 
+	build_joins(bs);
 	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
 	count_batches(bs, &before);
@@ -1344,9 +1525,12 @@ run_scan(BulkScanState *bs)
 static void
 share_counters(BulkScanState *bs)
 {
-	if (bs->shared != NULL)
-		for (int c = 0; c < C_COUNT; c++)
-			pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
+	if (bs->shared == NULL)
+		return;
+	for (int c = 0; c < C_COUNT; c++)
+		pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
+	for (int j = 0; j < bs->njoins; j++)
+		pg_atomic_fetch_add_u64(&bs->shared->matches[j], bs->joins[j].matches);
 }
 
 /* Build the node's one row (no GROUP BY): final results or partial states. */
@@ -1501,6 +1685,13 @@ reset_states(BulkScanState *bs)
 	memset(bs->counters, 0, sizeof(bs->counters));
 	bs->scanned = false;
 	bs->done = false;
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		bs->joins[j].hash = NULL;
+		bs->joins[j].matches = 0;
+	}
+	if (bs->joincxt != NULL)
+		MemoryContextReset(bs->joincxt);
 }
 
 /* EndCustomScan */
@@ -1517,6 +1708,8 @@ bulk_end(CustomScanState *node)
 		if (bs->tables[i].rel != node->ss.ss_currentRelation)
 			table_close(bs->tables[i].rel, NoLock);
 	}
+	for (int j = 0; j < bs->njoins; j++)
+		ExecEndNode(bs->joins[j].child);
 	/* gives back GPU slots and buffer budget (the states' callbacks) */
 	MemoryContextDelete(bs->sinkcxt);
 	MemoryContextDelete(bs->statecxt);
@@ -1531,6 +1724,16 @@ bulk_rescan(CustomScanState *node)
 	BulkScanState *bs = (BulkScanState *) node;
 
 	reset_states(bs);
+	/* the hashed relations' plans: rescanned as nodeAppend rescans its children */
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		PlanState  *child = bs->joins[j].child;
+
+		if (node->ss.ps.chgParam != NULL)
+			UpdateChangedParamSet(child, node->ss.ps.chgParam);
+		if (child->chgParam == NULL)
+			ExecReScan(child);
+	}
 	for (int i = 0; i < bs->ntables; i++)
 	{
 		BulkTable  *t = &bs->tables[i];
@@ -1577,6 +1780,8 @@ init_counters(BulkShared *shared)
 {
 	for (int c = 0; c < C_COUNT; c++)
 		pg_atomic_init_u64(&shared->counters[c], 0);
+	for (int j = 0; j < GR_JOIN_MAX_RELS; j++)
+		pg_atomic_init_u64(&shared->matches[j], 0);
 }
 
 /* Point each table at its parallel block scan in the shared memory. */
@@ -1639,7 +1844,46 @@ bulk_shutdown(CustomScanState *node)
 	{
 		for (int c = 0; c < C_COUNT; c++)
 			bs->counters[c] = pg_atomic_read_u64(&bs->shared->counters[c]);
+		for (int j = 0; j < bs->njoins; j++)
+			bs->joins[j].matches = pg_atomic_read_u64(&bs->shared->matches[j]);
 	}
+}
+
+/*
+ * A join's hashed relations, in probe order, each with its equalities; with
+ * ANALYZE, what this process hashed (each participant hashes every
+ * relation), the memory and the time it took, and the rows that matched in
+ * all participants.
+ */
+static void
+explain_joins(BulkScanState *bs, ExplainState *es)
+{
+	List	   *names = NIL;
+	List	   *rows = NIL;
+	List	   *memory = NIL;
+	List	   *times = NIL;
+	List	   *matches = NIL;
+
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		BulkJoin   *bj = &bs->joins[j];
+
+		names = lappend(names, bj->desc->name);
+		if (bj->hash == NULL)
+			continue;
+		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hash->nrows));
+		memory = lappend(memory, psprintf("%zu kB", (bj->hash->bytes + 1023) / 1024));
+		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
+		matches = lappend(matches, psprintf(UINT64_FORMAT, bj->matches));
+	}
+	ExplainPropertyList("Hashed", names, es);
+	if (!es->analyze || rows == NIL)
+		return;
+	ExplainPropertyList("Hashed Rows", rows, es);
+	ExplainPropertyList("Hash Memory", memory, es);
+	if (es->timing)
+		ExplainPropertyList("Hash Build Time", times, es);
+	ExplainPropertyList("Rows Matched", matches, es);
 }
 
 /*
@@ -1662,6 +1906,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 	/* a tree's tables share the clauses, translated: the first one's shows */
 	if (bs->ntables > 0 && bs->tables[0].filter[0] != '\0')
 		ExplainPropertyText("Bulk Filter", bs->tables[0].filter, es);
+	if (bs->njoins > 0)
+		explain_joins(bs, es);
 	if (!es->analyze)
 		return;
 	if (es->verbose && bs->page_path != NULL)

@@ -50,6 +50,18 @@
 #endif
 
 /*
+ * PostgreSQL 16 gave generate_join_implied_equalities the outer join a
+ * join clause is of (a SpecialJoinInfo); the node joins inner joins only.
+ */
+#if PG_VERSION_NUM >= 160000
+#define gr_join_implied_equalities(root, join_relids, outer_relids, inner_rel) \
+	generate_join_implied_equalities(root, join_relids, outer_relids, inner_rel, NULL)
+#else
+#define gr_join_implied_equalities(root, join_relids, outer_relids, inner_rel) \
+	generate_join_implied_equalities(root, join_relids, outer_relids, inner_rel)
+#endif
+
+/*
  * PostgreSQL 17 removed old_snapshot_threshold, and with it the check a
  * page-mode scan made on each page it locked (TestForOldSnapshot).
  */

@@ -14,7 +14,7 @@
 #include "tuple_decode.h"
 
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 3
+#define GR_SCAN_DESC_VERSION 4
 
 /* Writing: append one field. */
 static void
@@ -91,8 +91,38 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 				put_int(&l, st->keyouts[k]);
 			l = lappend(l, list_make2(st->xquals, st->xouts));
 		}
+		for (int a = 0; a < d->naggs; a++)
+			put_int(&l, st->argjoins != NULL ? st->argjoins[a] : -1);
+		for (int k = 0; k < d->ngroupkeys; k++)
+			put_int(&l, st->keyjoins != NULL ? st->keyjoins[k] : -1);
+	}
+	put_int(&l, d->njoins);
+	put_int(&l, d->njoinvals);
+	for (int j = 0; j < d->njoins; j++)
+	{
+		const GrScanJoin *sj = &d->joins[j];
+
+		put_int(&l, sj->nkeys);
+		for (int k = 0; k < sj->nkeys; k++)
+		{
+			put_int(&l, sj->src[k]);
+			put_int(&l, sj->srcwidth[k]);
+			put_int(&l, sj->keywidth[k]);
+		}
+		put_int(&l, sj->nvals);
+		put_int(&l, sj->vstart);
+		for (int v = 0; v < sj->nvals; v++)
+			put_int(&l, sj->vallen[v]);
+		l = lappend(l, makeString(pstrdup(sj->name)));
 	}
 	return l;
+}
+
+/* Whether w is the width of a join key: an integer or a date. */
+static bool
+key_width(int w)
+{
+	return w == 2 || w == 4 || w == 8;
 }
 
 /* Reading: the list and where the next field is. */
@@ -226,10 +256,47 @@ gr_scan_desc_from_list(List *l)
 			st->xquals = linitial(x);
 			st->xouts = lsecond(x);
 		}
+		st->argjoins = get_ints(&r, d->naggs, -1, GR_DECODE_MAX_COLS - 1, "aggregate join value");
+		st->keyjoins = get_ints(&r, d->ngroupkeys, -1, GR_DECODE_MAX_COLS - 1, "key join value");
 		for (int k = 0; k < d->ngroupkeys; k++)
-			if ((st->keycols[k] < 0) == (st->keyouts == NULL || st->keyouts[k] < 0))
+			if ((st->keycols[k] >= 0) + (st->keyouts != NULL && st->keyouts[k] >= 0) +
+				(st->keyjoins[k] >= 0) != 1)
 				malformed("key source");
 	}
+	d->njoins = get_int(&r, 0, GR_JOIN_MAX_RELS, "joins");
+	d->njoinvals = get_int(&r, 0, GR_DECODE_MAX_COLS, "join values");
+	if (d->njoins > 0 && d->ntables != 1)
+		malformed("a join over several tables");
+	d->joins = palloc0(sizeof(GrScanJoin) * Max(d->njoins, 1));
+	for (int j = 0; j < d->njoins; j++)
+	{
+		GrScanJoin *sj = &d->joins[j];
+		Node	   *name;
+
+		sj->nkeys = get_int(&r, 1, GR_JOIN_MAX_KEYS, "join keys");
+		for (int k = 0; k < sj->nkeys; k++)
+		{
+			sj->src[k] = get_int(&r, -1 - d->njoinvals, d->tables[0].ncols - 1, "join key source");
+			sj->srcwidth[k] = get_int(&r, 2, 8, "join key width");
+			sj->keywidth[k] = get_int(&r, 2, 8, "join key width");
+			if (!key_width(sj->srcwidth[k]) || !key_width(sj->keywidth[k]))
+				malformed("join key width");
+		}
+		sj->nvals = get_int(&r, 0, d->njoinvals, "join values");
+		sj->vstart = get_int(&r, 0, d->njoinvals - sj->nvals, "join values");
+		sj->vallen = get_ints(&r, sj->nvals, -1, 8, "join value length");
+		for (int k = 0; k < sj->nkeys; k++)
+			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)
+				malformed("join key source");
+		if (r.pos >= list_length(l) || !IsA((name = list_nth(l, r.pos++)), String))
+			malformed("join name");
+		sj->name = strVal(name);
+	}
+	for (int t = 0; t < d->ntables; t++)
+		for (int i = 0; i < d->naggs + d->ngroupkeys; i++)
+			if ((i < d->naggs ? d->tables[t].argjoins[i] :
+				 d->tables[t].keyjoins[i - d->naggs]) >= d->njoinvals)
+				malformed("join value");
 	if (r.pos != list_length(l))
 		malformed("trailing fields");
 	return d;

@@ -97,7 +97,35 @@ typedef struct GrScanTable
 	List	   *xquals;			/* the conjuncts the program evaluates, and */
 	List	   *xouts;			/* its outputs' expressions: PostgreSQL evaluates
 								 * them for a row the program hands back */
+	int		   *argjoins;		/* per aggregate: the join value it reads, or -1 */
+	int		   *keyjoins;		/* per group key: the join value it is, or -1 */
 } GrScanTable;
+
+/* most equalities joining one hashed relation, and most hashed relations */
+#define GR_JOIN_MAX_KEYS 4
+#define GR_JOIN_MAX_RELS 8
+
+/*
+ * One relation the node joins to its table by hashing (join_hash.h): rows
+ * PostgreSQL's own plan for it produces (the node's child plan of the same
+ * position), whose first nkeys columns are its side of the equalities and
+ * whose other nvals columns are its join values.  A joined row's values,
+ * every hashed relation's in order, follow the table's decoded columns and
+ * program outputs.
+ */
+typedef struct GrScanJoin
+{
+	int			nkeys;
+	int			src[GR_JOIN_MAX_KEYS];	/* the other side of each equality: the
+										 * table's column (>= 0), or join value
+										 * -1 - src of a relation hashed before */
+	int			srcwidth[GR_JOIN_MAX_KEYS]; /* its width in bytes (an integer or date) */
+	int			keywidth[GR_JOIN_MAX_KEYS]; /* this relation's key's width */
+	int			nvals;
+	int			vstart;			/* its first join value's index */
+	int		   *vallen;			/* per value: typlen (1, 2, 4, 8 by value, or -1) */
+	char	   *name;			/* for EXPLAIN: the relation and the equalities */
+} GrScanJoin;
 
 /* One GROUP BY key: the node's output column of the same position. */
 typedef struct GrScanKey
@@ -120,6 +148,9 @@ typedef struct GrScanDesc
 	GrScanKey  *keys;			/* ngroupkeys: the output's first columns */
 	int			ntables;
 	GrScanTable *tables;
+	int			njoins;			/* hashed relations (then one table) */
+	GrScanJoin *joins;
+	int			njoinvals;		/* their values, in all */
 } GrScanDesc;
 
 extern List *gr_scan_desc_to_list(const GrScanDesc *d);

@@ -1,0 +1,173 @@
+--
+-- Joins in the node: one probe table read from its pages, joined by
+-- equalities of integer or date columns to relations hashed from
+-- PostgreSQL's own plans for them (stars and snowflakes), every answer
+-- compared as text with PostgreSQL's own plan (gpu_reduce.bulk_scan = off).
+--
+LOAD 'gpu_reduce';
+SET gpu_reduce.bulk_scan = on;
+SET max_parallel_workers_per_gather = 0;
+
+-- same(q): q's rows through the node and through PostgreSQL's own plan, as
+-- sorted text, and whether the node ran it
+CREATE FUNCTION same(q text, OUT node boolean, OUT same boolean, OUT answer text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    native text;
+    line text;
+BEGIN
+    node := false;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        node := node OR line LIKE '%GpuReduce%';
+    END LOOP;
+    EXECUTE format('SELECT string_agg(r::text, '' '' ORDER BY r::text) FROM (%s) r', q) INTO answer;
+    SET LOCAL gpu_reduce.bulk_scan = off;
+    EXECUTE format('SELECT string_agg(r::text, '' '' ORDER BY r::text) FROM (%s) r', q) INTO native;
+    SET LOCAL gpu_reduce.bulk_scan = on;
+    same := answer IS NOT DISTINCT FROM native;
+END $$;
+
+-- a fact table, two dimensions and a dimension of a dimension
+CREATE TABLE jregion (r_id int2 PRIMARY KEY, r_name text);
+INSERT INTO jregion VALUES (0, 'north'), (1, 'south'), (2, 'east');
+CREATE TABLE jstore (s_id int4 PRIMARY KEY, s_region int2, s_name char(8), s_rent numeric(8,2),
+                     s_open date, s_score float8);
+INSERT INTO jstore
+SELECT i, (i % 4)::int2, 's' || i, i * 10.5, date '2020-01-01' + i, CASE WHEN i % 9 = 0 THEN NULL ELSE i / 4.0 END
+FROM generate_series(1, 60) i;		-- region 3 has no row in jregion
+CREATE TABLE jitem (it_id int8 PRIMARY KEY, it_kind text, it_price numeric(10,2));
+INSERT INTO jitem SELECT i, 'k' || (i % 6), (i % 50) + 0.99 FROM generate_series(1, 500) i;
+CREATE TABLE jsale (sa_id bigint, sa_store int4, sa_item int8, sa_qty int4, sa_amount numeric(12,2),
+                    sa_day date, sa_item4 int4);
+INSERT INTO jsale
+SELECT i, CASE WHEN i % 101 = 0 THEN NULL ELSE i % 64 END,		-- stores 61-63 missing, NULLs
+       CASE WHEN i % 103 = 0 THEN NULL ELSE i % 520 END,
+       (i % 11) - 2, (i % 1000) / 8.0, date '2020-01-01' + (i % 90), (i % 520)::int4
+FROM generate_series(1, 40000) i;
+VACUUM ANALYZE jregion, jstore, jitem, jsale;
+
+-- a star: keys and arguments from the probe table and from hashed relations
+SELECT * FROM same($$SELECT s.s_region, sum(sa_qty), count(*), sum(sa_amount) FROM jsale JOIN jstore s ON s.s_id = sa_store GROUP BY 1$$);
+SELECT * FROM same($$SELECT it_kind, s_name, count(*), sum(sa_qty), max(sa_amount), min(sa_day)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT count(*), sum(s_rent), avg(it_price), min(s_open), max(s_rent), count(s_score)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item$$);
+-- WHERE clauses on the probe table and on hashed relations
+SELECT * FROM same($$SELECT it_kind, sum(sa_amount * 2), count(*) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE sa_qty > 3 AND it_price < 20 AND it_kind IN ('k1', 'k2') GROUP BY 1$$);
+-- a snowflake: jregion joined through jstore
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1$$);
+EXPLAIN (COSTS OFF) SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1;
+-- an expression over one hashed relation that cannot raise an error is computed by its plan
+SELECT * FROM same($$SELECT sum(CASE WHEN it_kind = 'k3' THEN 1 ELSE 0 END), count(*) FROM jsale JOIN jitem ON it_id = sa_item$$);
+-- int4 = int8, and composite keys (one equality from the probe table, one from a hashed relation)
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item4$$);
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store AND s_region = sa_qty$$);
+SELECT * FROM same($$SELECT count(*) FROM jsale JOIN jstore a ON a.s_id = sa_store JOIN jstore b ON b.s_region = a.s_region AND b.s_id = sa_qty$$);
+-- date keys
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_open = sa_day$$);
+-- many to many: every match a row
+SELECT * FROM same($$SELECT count(*), sum(sa_qty), sum(b.s_rent) FROM jsale JOIN jstore a ON a.s_id = sa_store
+  JOIN jstore b ON b.s_region = a.s_region$$);
+-- NULL keys on either side match nothing; NULL values are NULL
+UPDATE jstore SET s_region = NULL WHERE s_id % 10 = 0;
+ANALYZE jstore;
+SELECT * FROM same($$SELECT s_region, count(*), count(s_score), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+SELECT * FROM same($$SELECT r_name, count(*) FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1$$);
+-- an empty hashed relation, and one no row matches
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store WHERE s_rent < 0$$);
+SELECT * FROM same($$SELECT sa_qty, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE it_id > 10000 GROUP BY 1$$);
+-- a row PostgreSQL evaluates: an error only where the join keeps the row
+SELECT * FROM same($$SELECT sum(1000 / sa_qty) FROM jsale JOIN jstore ON s_id = sa_store WHERE sa_qty <> 0 AND s_id > 50$$);
+SELECT * FROM same($$SELECT sum(1000 / (sa_qty - 9)) FROM jsale JOIN jstore ON s_id = sa_store WHERE s_id = 61$$);
+SELECT sum(1000 / sa_qty) FROM jsale JOIN jstore ON s_id = sa_store;
+SELECT sum(sa_id * 4000000000000000) FROM jsale JOIN jstore ON s_id = sa_store;
+SET gpu_reduce.bulk_scan = off;
+SELECT sum(1000 / sa_qty) FROM jsale JOIN jstore ON s_id = sa_store;
+SELECT sum(sa_id * 4000000000000000) FROM jsale JOIN jstore ON s_id = sa_store;
+SET gpu_reduce.bulk_scan = on;
+SELECT * FROM same($$SELECT sum(sa_id::numeric * 4000000000000000), count(*) FROM jsale JOIN jstore ON s_id = sa_store$$);
+-- a hashed relation that is a subquery, and one that is partitioned
+SELECT * FROM same($$SELECT k.n, count(*), sum(sa_qty) FROM jsale JOIN (SELECT s_region AS id, count(*) AS n FROM jstore GROUP BY 1) k ON k.id = sa_qty GROUP BY 1$$);
+CREATE TABLE jpart (p_id int, p_tag text) PARTITION BY RANGE (p_id);
+CREATE TABLE jpart_a PARTITION OF jpart FOR VALUES FROM (0) TO (200);
+CREATE TABLE jpart_b PARTITION OF jpart FOR VALUES FROM (200) TO (1000);
+INSERT INTO jpart SELECT i, 't' || (i % 3) FROM generate_series(0, 999) i;
+ANALYZE jpart;
+SELECT * FROM same($$SELECT p_tag, count(*), sum(sa_qty) FROM jsale JOIN jpart ON p_id = sa_item GROUP BY 1$$);
+-- a correlated subquery: the hashed relation's plan is rescanned with the parameter
+SELECT * FROM same($$SELECT g, (SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store WHERE s_region = g) FROM generate_series(0, 3) g$$);
+-- a parallel plan: each participant hashes the relations (PostgreSQL's own
+-- hash joins made dear, so that the plan is the parallel node's)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1;
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(sa_qty), min(s_open), sum(s_rent) FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region$$);
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+-- the transaction's own rows in a hashed relation
+BEGIN;
+INSERT INTO jstore VALUES (61, 1, 's61', 1, date '2021-01-01', 2);
+DELETE FROM jstore WHERE s_id = 5;
+SELECT * FROM same($$SELECT s_region, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+ROLLBACK;
+-- row security on a hashed relation, queried by a user it hides rows from
+CREATE ROLE gr_join_reader;
+GRANT SELECT ON jsale, jstore, jitem, jregion TO gr_join_reader;
+ALTER TABLE jstore ENABLE ROW LEVEL SECURITY;
+CREATE POLICY jstore_odd ON jstore FOR SELECT TO gr_join_reader USING (s_id % 2 = 1);
+SET ROLE gr_join_reader;
+SELECT * FROM same($$SELECT s_region, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+RESET ROLE;
+DROP POLICY jstore_odd ON jstore;
+ALTER TABLE jstore DISABLE ROW LEVEL SECURITY;
+REVOKE ALL ON jsale, jstore, jitem, jregion FROM gr_join_reader;
+DROP ROLE gr_join_reader;
+-- EXPLAIN ANALYZE counts what was hashed and matched (but for the memory,
+-- and the batches, which vary with the pass's settings)
+CREATE FUNCTION explain_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        CONTINUE WHEN line ~ 'Batches|Found by Hint';
+        RETURN NEXT regexp_replace(line, 'Hash Memory: .*', 'Hash Memory: ...');
+    END LOOP;
+END $$;
+SELECT explain_analyze($$SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item WHERE s_region = 1$$);
+-- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
+CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    node boolean := false;
+BEGIN
+    SET LOCAL gpu_reduce.report_declines = on;
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        node := node OR line LIKE '%GpuReduce%';
+    END LOOP;
+    RETURN node;
+END $$;
+SELECT why($$SELECT count(*) FROM jsale LEFT JOIN jstore ON s_region = sa_qty$$);
+SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_region < sa_qty$$);
+SELECT why($$SELECT sum(sa_qty * s_region) FROM jsale JOIN jstore ON s_id = sa_store$$);
+SELECT why($$SELECT sum(s_rent / 2) FROM jsale JOIN jstore ON s_id = sa_store$$);
+SELECT why($$SELECT count(*) FROM jsale JOIN jitem ON it_kind = sa_id::text$$);
+SELECT why($$SELECT count(*) FROM jsale, jregion$$);
+SET gpu_reduce.join_memory = 64;
+SELECT why($$SELECT count(*) FROM jsale a JOIN jsale b ON b.sa_id = a.sa_qty$$);
+RESET gpu_reduce.join_memory;
+DROP TABLE jsale, jstore, jitem, jregion, jpart;
+DROP FUNCTION same(text);
+DROP FUNCTION why(text);
+DROP FUNCTION explain_analyze(text);

@@ -1,0 +1,406 @@
+/*
+ * join_plan.c
+ *	  Which joins the GpuReduce node takes: inner joins of one probe table,
+ *	  which the node reads from its pages, with relations it hashes, each
+ *	  joined by equalities of integer or date columns to the table or to a
+ *	  relation hashed before it (a star or a snowflake).
+ *
+ * The probe table is the join's largest relation; the others are hashed
+ * in an order where each is joined to what came before, smallest first.
+ * A hashed relation's rows are those of PostgreSQL's own cheapest plan for
+ * it (its WHERE clauses, row security and all), a child of the node that
+ * produces its side of the equalities and the values the node reads from
+ * it: columns, or expressions over it alone that cannot raise an error
+ * (leakproof), which PostgreSQL computes there.  Anything else (an outer,
+ * semi or anti join, a join clause that is not such an equality, an
+ * expression over several relations) keeps PostgreSQL's plan.
+ */
+#include "pg_compat.h"
+
+#include "catalog/pg_opfamily.h"
+#include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
+#include "nodes/nodeFuncs.h"
+#include "optimizer/clauses.h"
+#include "optimizer/optimizer.h"
+#include "optimizer/paths.h"
+#include "parser/parsetree.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+
+#include "decline.h"
+#include "join_plan.h"
+#include "scan_desc.h"
+
+int			gr_join_memory_kb = 256 * 1024;
+
+/* a value reference: the relation's index, then its value's */
+#define REF(rel, val) (((rel) << 8) | (val))
+#define REF_REL(ref) ((ref) >> 8)
+#define REF_VAL(ref) ((ref) & 0xFF)
+
+/* The width of a join key's type (an integer or a date), or 0. */
+static int
+key_width(Oid type)
+{
+	switch (type)
+	{
+		case INT2OID:
+			return 2;
+		case INT4OID:
+		case DATEOID:
+			return 4;
+		case INT8OID:
+			return 8;
+	}
+	return 0;
+}
+
+/* Whether opno is the equality of the two types as the node compares them (as int64s). */
+static bool
+key_equality(Oid opno, Oid left, Oid right)
+{
+	if (left == DATEOID || right == DATEOID)
+		return left == right && get_opcode(opno) == F_DATE_EQ;
+	return key_width(left) > 0 && key_width(right) > 0 &&
+		get_op_opfamily_strategy(opno, INTEGER_BTREE_FAM_OID) == BTEqualStrategyNumber;
+}
+
+/* A Var under binary-compatible relabelings, or NULL. */
+static Var *
+plain_var(Node *n)
+{
+	while (n != NULL && IsA(n, RelabelType))
+		n = (Node *) ((RelabelType *) n)->arg;
+	return n != NULL && IsA(n, Var) && ((Var *) n)->varlevelsup == 0 &&
+		((Var *) n)->varattno > 0 ? (Var *) n : NULL;
+}
+
+/* "alias.column" of a Var, for EXPLAIN. */
+static char *
+var_text(PlannerInfo *root, Var *var)
+{
+	RangeTblEntry *rte = planner_rt_fetch(var->varno, root);
+
+	return psprintf("%s.%s", quote_identifier(rte->eref->aliasname),
+					quote_identifier(get_rte_attribute_name(rte, var->varattno)));
+}
+
+/* A join clause as a reason tells it: "a.x = b.y", or the relations it reads. */
+static char *
+clause_text(PlannerInfo *root, Expr *clause)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Var		   *a;
+	Var		   *b;
+	StringInfoData buf;
+	int			i = -1;
+
+	if (!gr_report_declines)
+		return "";
+	if (IsA(op, OpExpr) && list_length(op->args) == 2 &&
+		(a = plain_var(linitial(op->args))) != NULL && (b = plain_var(lsecond(op->args))) != NULL)
+		return psprintf("%s %s %s", var_text(root, a), get_opname(op->opno), var_text(root, b));
+	initStringInfo(&buf);
+	appendStringInfoString(&buf, "over");
+	while ((i = bms_next_member(pull_varnos(root, (Node *) clause), i)) >= 0)
+		appendStringInfo(&buf, " %s", planner_rt_fetch(i, root)->eref->aliasname);
+	return buf.data;
+}
+
+/* The hashed relation of range table index relid, or -1. */
+static int
+rel_index(const GrJoinPlan *jp, Index relid)
+{
+	ListCell   *lc;
+
+	foreach(lc, jp->rels)
+		if (((GrJoinRel *) lfirst(lc))->relid == relid)
+			return foreach_current_index(lc);
+	return -1;
+}
+
+/* Whether the node holds values of the type as the decoder gives them (by value, or a varlena). */
+static bool
+value_type(Oid type)
+{
+	int16		len;
+	bool		byval;
+
+	get_typlenbyval(type, &len, &byval);
+	return (byval && (len == 1 || len == 2 || len == 4 || len == 8)) || len == -1;
+}
+
+/* The index of expr among a hashed relation's values, added if new. */
+static int
+add_value(GrJoinRel *jr, Node *expr)
+{
+	ListCell   *lc;
+
+	foreach(lc, jr->vals)
+		if (equal(lfirst(lc), expr))
+			return foreach_current_index(lc);
+	jr->vals = lappend(jr->vals, copyObject(expr));
+	return list_length(jr->vals) - 1;
+}
+
+/*
+ * Add the equality clause joining relation rel (hashed next) to those in
+ * 'joined' as one of jr's keys; false if it is not one the node takes.
+ */
+static bool
+add_key(PlannerInfo *root, GrJoinPlan *jp, GrJoinRel *jr, Relids joined, Expr *clause)
+{
+	OpExpr	   *op = (OpExpr *) clause;
+	Var		   *a;
+	Var		   *b;
+	Var		   *mine;
+	Var		   *other;
+	GrJoinSrc  *src;
+
+	if (!IsA(op, OpExpr) || list_length(op->args) != 2 ||
+		(a = plain_var(linitial(op->args))) == NULL ||
+		(b = plain_var(lsecond(op->args))) == NULL)
+		return false;
+	mine = a->varno == jr->relid ? a : b;
+	other = mine == a ? b : a;
+	if (mine->varno != jr->relid || !bms_is_member(other->varno, joined) ||
+		!key_equality(op->opno, exprType(linitial(op->args)), exprType(lsecond(op->args))) ||
+		list_length(jr->keyexprs) == GR_JOIN_MAX_KEYS)
+		return false;
+	src = palloc0(sizeof(GrJoinSrc));
+	src->width = key_width(other->vartype);
+	if (other->varno == jp->probe)
+	{
+		src->rel = -1;
+		src->attno = other->varattno;
+	}
+	else
+	{
+		src->rel = rel_index(jp, other->varno);
+		src->val = add_value(list_nth(jp->rels, src->rel), (Node *) other);
+	}
+	jr->keyexprs = lappend(jr->keyexprs, mine);
+	jr->keywidths = lappend(jr->keywidths, makeInteger(key_width(mine->vartype)));
+	jr->srcs = lappend(jr->srcs, src);
+	jr->name = psprintf("%s%s%s = %s", jr->name, list_length(jr->keyexprs) > 1 ? " AND " : "",
+						var_text(root, mine), var_text(root, other));
+	return true;
+}
+
+/* The cheapest of rel's unparameterized paths a parallel participant may run, or NULL. */
+static Path *
+cheapest_safe_path(RelOptInfo *rel)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+
+	foreach(lc, rel->pathlist)
+	{
+		Path	   *path = lfirst(lc);
+
+		if (path->param_info == NULL && path->parallel_safe &&
+			(best == NULL || path->total_cost < best->total_cost))
+			best = path;
+	}
+	return best;
+}
+
+/*
+ * The clauses that join rel to the relations 'joined': the equalities its
+ * equivalence classes imply, and its other join clauses that need no
+ * relation beyond them.
+ */
+static List *
+join_clauses(PlannerInfo *root, Relids joined, RelOptInfo *rel)
+{
+	List	   *clauses = NIL;
+	ListCell   *lc;
+
+	foreach(lc, gr_join_implied_equalities(root, bms_union(joined, rel->relids), joined, rel))
+		clauses = lappend(clauses, ((RestrictInfo *) lfirst(lc))->clause);
+	foreach(lc, rel->joininfo)
+	{
+		RestrictInfo *ri = lfirst(lc);
+
+		if (bms_is_subset(ri->required_relids, bms_union(joined, rel->relids)))
+			clauses = lappend(clauses, ri->clause);
+	}
+	return clauses;
+}
+
+/*
+ * Whether the node takes the inner joins of joinrel: fills jp with the
+ * probe table (the largest relation) and the relations to hash, in an
+ * order where each one's equalities reach the table or a relation hashed
+ * before it.  Keeps the reason where not (decline.c).
+ */
+bool
+gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
+{
+	Relids		joined;
+	Relids		left = NULL;
+	double		most = -1;
+	int			i = -1;
+
+	memset(jp, 0, sizeof(*jp));
+	if (root->join_info_list != NIL || root->hasLateralRTEs || root->placeholder_list != NIL)
+		return gr_decline("the query has an outer, semi or anti join, or a LATERAL reference (the node takes inner joins)");
+	while ((i = bms_next_member(joinrel->relids, i)) >= 0)
+	{
+		RelOptInfo *rel = i < root->simple_rel_array_size ? root->simple_rel_array[i] : NULL;
+
+		if (rel == NULL || rel->reloptkind != RELOPT_BASEREL)
+			return gr_decline("the join is not of base relations");
+		left = bms_add_member(left, i);
+		if (rel->tuples > most)
+		{
+			most = rel->tuples;
+			jp->probe = i;
+		}
+	}
+	if (bms_num_members(left) > GR_JOIN_MAX_RELS + 1)
+		return gr_decline("the query joins more than %d relations", GR_JOIN_MAX_RELS + 1);
+	joined = bms_make_singleton(jp->probe);
+	left = bms_del_member(left, jp->probe);
+	while (!bms_is_empty(left))
+	{
+		RelOptInfo *best = NULL;
+		List	   *best_clauses = NIL;
+		GrJoinRel  *jr;
+		ListCell   *lc;
+
+		/* the smallest relation joined to those before it */
+		i = -1;
+		while ((i = bms_next_member(left, i)) >= 0)
+		{
+			RelOptInfo *rel = root->simple_rel_array[i];
+			List	   *clauses = join_clauses(root, joined, rel);
+
+			if (clauses != NIL && (best == NULL || rel->rows < best->rows))
+			{
+				best = rel;
+				best_clauses = clauses;
+			}
+		}
+		if (best == NULL)
+			return gr_decline("the join has a relation joined to the others by no clause (a cross join)");
+		if (best->cheapest_total_path == NULL || best->cheapest_total_path->param_info != NULL ||
+			!bms_is_empty(best->lateral_relids))
+			return gr_decline("relation %s has no plan of its own to hash",
+							  planner_rt_fetch(best->relid, root)->eref->aliasname);
+		jr = palloc0(sizeof(GrJoinRel));
+		jr->relid = best->relid;
+		jr->path = best->cheapest_total_path;
+		jr->safe_path = cheapest_safe_path(best);
+		jr->name = "";
+		jp->rels = lappend(jp->rels, jr);
+		foreach(lc, best_clauses)
+			if (!add_key(root, jp, jr, joined, lfirst(lc)))
+				return gr_decline_hint("The node joins by equalities of integer or date columns.",
+									   "the join clause %s is not an equality of integer or date columns the node hashes",
+									   clause_text(root, lfirst(lc)));
+		jr->name = psprintf("%s (%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname, jr->name);
+		jp->build_rows += best->rows;
+		joined = bms_add_member(joined, best->relid);
+		left = bms_del_member(left, best->relid);
+	}
+	return true;
+}
+
+/*
+ * Where a group key's or aggregate argument's expression comes from:
+ * GR_JOIN_PROBE where it reads the probe table alone (or nothing), a
+ * reference to a hashed relation's value where it reads that relation
+ * alone (a column, or an expression PostgreSQL computes in its plan: one
+ * that cannot raise an error), else GR_JOIN_NONE.
+ */
+int
+gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
+{
+	Relids		relids = pull_varnos(root, expr);
+	int			relid;
+	int			h;
+
+	if (bms_is_empty(relids) || bms_equal(relids, bms_make_singleton(jp->probe)))
+		return GR_JOIN_PROBE;
+	if (!bms_get_singleton_member(relids, &relid) || (h = rel_index(jp, relid)) < 0 ||
+		!value_type(exprType(expr)) ||
+		(plain_var(expr) == NULL &&
+		 (contain_volatile_functions(expr) || contain_leaked_vars(expr) ||
+		  contain_subplans(expr) || contain_agg_clause(expr))))
+		return GR_JOIN_NONE;
+	return REF(h, add_value(list_nth(jp->rels, h), expr));
+}
+
+/*
+ * Number the hashed relations' values (the node's columns after the
+ * table's), and estimate their hash tables' memory: false, with the
+ * reason, where it passes gpu_reduce.join_memory.
+ */
+bool
+gr_join_finish(PlannerInfo *root, GrJoinPlan *jp)
+{
+	ListCell   *lc;
+
+	jp->nvals = 0;
+	jp->hash_bytes = 0;
+	foreach(lc, jp->rels)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		RelOptInfo *rel = root->simple_rel_array[jr->relid];
+		ListCell   *lv;
+		double		width = 16 + 8 * list_length(jr->keyexprs);
+
+		jr->vstart = jp->nvals;
+		jp->nvals += list_length(jr->vals);
+		foreach(lv, jr->vals)
+		{
+			Node	   *val = lfirst(lv);
+
+			width += 9;
+			if (get_typlen(exprType(val)) == -1)
+				width += get_typavgwidth(exprType(val), exprTypmod(val)) + 8;
+		}
+		jp->hash_bytes += clamp_row_est(rel->rows) * width;
+	}
+	if (jp->hash_bytes > (double) gr_join_memory_kb * 1024)
+		return gr_decline_hint("SET gpu_reduce.join_memory to more.",
+							   "the hashed relations' estimated %.0f kB pass gpu_reduce.join_memory (%d kB)",
+							   jp->hash_bytes / 1024, gr_join_memory_kb);
+	return true;
+}
+
+/* The index among the node's join values of a reference gr_join_value gave. */
+int
+gr_join_index(const GrJoinPlan *jp, int ref)
+{
+	return ((GrJoinRel *) list_nth(jp->rels, REF_REL(ref)))->vstart + REF_VAL(ref);
+}
+
+/* A hashed relation's child plan's target list: its keys, then its values. */
+List *
+gr_join_tlist(const GrJoinRel *jr)
+{
+	List	   *tlist = NIL;
+	ListCell   *lc;
+
+	foreach(lc, list_concat_copy(jr->keyexprs, jr->vals))
+		tlist = lappend(tlist, makeTargetEntry(copyObject(lfirst(lc)), list_length(tlist) + 1,
+											   NULL, false));
+	return tlist;
+}
+
+/* Define gpu_reduce.join_memory; from gr_bulk_plan_init. */
+void
+gr_join_init(void)
+{
+	DefineCustomIntVariable("gpu_reduce.join_memory",
+							"Most memory the hash tables of the relations one GpuReduce node joins may take, as the planner estimates them.",
+							"A join whose hashed relations are estimated larger keeps PostgreSQL's plan; "
+							"one that turns out larger is still answered, in more memory.",
+							&gr_join_memory_kb, 256 * 1024, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
+}

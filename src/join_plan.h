@@ -1,0 +1,68 @@
+/*
+ * join_plan.h
+ *	  Which joins the GpuReduce node takes, and how (join_plan.c): one probe
+ *	  table that it reads from its pages, and relations it hashes, each
+ *	  produced by PostgreSQL's own plan for it as a child of the node.
+ *
+ * bulk_plan.c asks gr_join_plan for a join rel's layout, then
+ * gr_join_value for each group key and aggregate argument that reads a
+ * hashed relation; what it takes travels in the scan description
+ * (scan_desc.h, GrScanJoin) and bulk_scan.c probes it (join_hash.h).
+ */
+#ifndef GR_JOIN_PLAN_H
+#define GR_JOIN_PLAN_H
+
+#include "postgres.h"
+
+#include "nodes/pathnodes.h"
+#include "nodes/pg_list.h"
+
+/* The other side of one equality: the probe table's column, or a hashed relation's value. */
+typedef struct GrJoinSrc
+{
+	int			rel;			/* the hashed relation (its index), or -1: the table */
+	int			val;			/* that relation's value */
+	AttrNumber	attno;			/* the table's column (rel = -1) */
+	int			width;			/* its type's width */
+} GrJoinSrc;
+
+/* One relation the node hashes. */
+typedef struct GrJoinRel
+{
+	Index		relid;			/* its range table index */
+	Path	   *path;			/* PostgreSQL's cheapest path for it */
+	Path	   *safe_path;		/* its cheapest a parallel participant may
+								 * run, or NULL */
+	List	   *keyexprs;		/* its side of each equality (Vars) */
+	List	   *keywidths;		/* Integer: their widths */
+	List	   *srcs;			/* GrJoinSrc: the other side of each */
+	List	   *vals;			/* the expressions over it the node reads */
+	char	   *name;			/* for EXPLAIN */
+	int			vstart;			/* its first value's index among all (gr_join_finish) */
+} GrJoinRel;
+
+/* A join the node takes: the table it reads, and the relations it hashes, in probe order. */
+typedef struct GrJoinPlan
+{
+	Index		probe;
+	List	   *rels;			/* GrJoinRel */
+	int			nvals;			/* values of all of them (gr_join_finish) */
+	double		build_rows;		/* rows hashed, all relations */
+	double		hash_bytes;		/* their hash tables' estimated memory */
+} GrJoinPlan;
+
+/* gpu_reduce.join_memory, in kB */
+extern int	gr_join_memory_kb;
+
+extern bool gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp);
+extern int	gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr);
+extern bool gr_join_finish(PlannerInfo *root, GrJoinPlan *jp);
+extern int	gr_join_index(const GrJoinPlan *jp, int ref);
+extern List *gr_join_tlist(const GrJoinRel *jr);
+extern void gr_join_init(void);
+
+/* gr_join_value: the expression reads only the probe table, or the node cannot take it */
+#define GR_JOIN_PROBE (-1)
+#define GR_JOIN_NONE (-2)
+
+#endif							/* GR_JOIN_PLAN_H */
