@@ -60,6 +60,12 @@ SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore
   JOIN jregion ON r_id = s_region GROUP BY 1$$);
 EXPLAIN (COSTS OFF) SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
   JOIN jregion ON r_id = s_region GROUP BY 1;
+-- columns functionally dependent on a primary key among the GROUP BY columns
+-- (PostgreSQL drops them from the grouping): grouped by too, no more groups
+SELECT * FROM same($$SELECT s_id, s_name, s_rent, r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE s_id < 8 GROUP BY s_id, s_name, s_rent, r_id, r_name$$);
+SELECT * FROM same($$SELECT it_id, it_kind, it_price, sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE sa_qty = 7 AND it_id % 50 = 1 GROUP BY it_id, it_kind$$);
 -- an expression over one hashed relation that cannot raise an error is computed by its plan
 SELECT * FROM same($$SELECT sum(CASE WHEN it_kind = 'k3' THEN 1 ELSE 0 END), count(*) FROM jsale JOIN jitem ON it_id = sa_item$$);
 -- int4 = int8, and composite keys (one equality from the probe table, one from a hashed relation)

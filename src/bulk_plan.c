@@ -826,6 +826,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	List	   *exprs = NIL;
 	List	   *nodes;
 	List	   *vars = NIL;
+	int			dependent = 0;
 	ListCell   *lc;
 
 	memset(q, 0, sizeof(*q));
@@ -853,7 +854,13 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		relid = input_rel->relid;
 	rte = planner_rt_fetch(relid, root);
 
-	/* the group keys: the target's grouping columns */
+	/*
+	 * The group keys: the target's grouping columns, and its columns outside
+	 * any aggregate, which under a GROUP BY are functionally dependent on
+	 * the grouping columns (the planner drops such columns from the grouping,
+	 * and columns an equality in WHERE fixes from 16 on): one more key each,
+	 * which makes no more groups.
+	 */
 	foreach(lc, target->exprs)
 	{
 		Index		sgref = get_pathtarget_sortgroupref(target, foreach_current_index(lc));
@@ -861,6 +868,13 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 			get_sortgroupref_clause_noerr(sgref, groupclause) : NULL;
 		int			ref;
 
+		if (sgc == NULL && groupclause != NIL && IsA(lfirst(lc), Var) &&
+			((Var *) lfirst(lc))->varlevelsup == 0)
+		{
+			sgc = makeNode(SortGroupClause);
+			sgc->eqop = lookup_type_cache(exprType(lfirst(lc)), TYPECACHE_EQ_OPR)->eq_opr;
+			dependent++;
+		}
 		if (sgc == NULL)
 		{
 			exprs = lappend(exprs, lfirst(lc));
@@ -874,7 +888,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 			return false;
 		q->keyjoin = lappend(q->keyjoin, makeInteger(ref >= 0 ? ref : -1));
 	}
-	if (list_length(q->keys) != list_length(groupclause) ||
+	if (list_length(q->keys) != list_length(groupclause) + dependent ||
 		list_length(q->keys) > GR_DECODE_MAX_COLS)
 		return gr_decline("the GROUP BY keys are not all in the grouping target, or more than %d",
 						  GR_DECODE_MAX_COLS);
@@ -1208,16 +1222,14 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		else
 			cpu += cpu_tuple_cost * t->tuples *
 				(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
-				cpu_operator_cost * t->tuples * list_length(q->keys);
+				cpu_operator_cost * (q->join != NULL ? q->joined_rows : t->tuples) *
+				list_length(q->keys);
 	}
 	if (q->join != NULL)
 	{
-		/* a probe of each hashed relation a row, and the joined rows (on the CPU) */
-		double		probes = root->simple_rel_array[q->join->probe]->rows;
-
-		foreach(lc, q->join->rels)
-			cpu += cpu_operator_cost * probes *
-				(list_length(((GrJoinRel *) lfirst(lc))->keyexprs) + 1);
+		/* the probes of the hashed relations a row reaches, and the joined rows (on the CPU) */
+		cpu += cpu_operator_cost * root->simple_rel_array[q->join->probe]->rows *
+			q->join->probe_ops;
 		cpu += cpu_tuple_cost * GR_BULK_ROW_COST * q->joined_rows;
 	}
 	if (workers > 0)

@@ -48,6 +48,8 @@ typedef struct GrJoinPlan
 	List	   *rels;			/* GrJoinRel */
 	int			nvals;			/* values of all of them (gr_join_finish) */
 	double		build_rows;		/* rows hashed, all relations */
+	double		probe_ops;		/* key comparisons a probe table's row costs,
+								 * over the relations it reaches */
 	double		hash_bytes;		/* their hash tables' estimated memory */
 } GrJoinPlan;
 
