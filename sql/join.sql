@@ -68,6 +68,23 @@ SELECT * FROM same($$SELECT it_id, it_kind, it_price, sum(sa_amount) FROM jsale 
   WHERE sa_qty = 7 AND it_id % 50 = 1 GROUP BY it_id, it_kind$$);
 -- an expression over one hashed relation that cannot raise an error is computed by its plan
 SELECT * FROM same($$SELECT sum(CASE WHEN it_kind = 'k3' THEN 1 ELSE 0 END), count(*) FROM jsale JOIN jitem ON it_id = sa_item$$);
+-- the joined row's program: arguments, keys and join clauses over several
+-- relations, and expressions over a hashed relation that may raise an error
+SELECT * FROM same($$SELECT s_region, sum(sa_qty * s_region), sum(sa_amount * (1 - s_rent / 1000)), count(*)
+  FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+SELECT * FROM same($$SELECT extract(year FROM s_open) AS y, sa_qty % 3 + s_region AS k, sum(s_rent / 2), count(*)
+  FROM jsale JOIN jstore ON s_id = sa_store WHERE s_id < 6 GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT sum(CASE WHEN it_kind LIKE 'k1%' THEN sa_amount ELSE 0.00 END), sum(sa_amount)
+  FROM jsale JOIN jitem ON it_id = sa_item$$);
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store AND s_region < sa_qty$$);
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_amount) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE (r_name = 'north' AND sa_qty > 5) OR (r_name = 'east' AND sa_qty < 0) GROUP BY 1$$);
+EXPLAIN (COSTS OFF) SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_region < sa_qty;
+-- rows the joined row's program hands back: PostgreSQL computes them, or raises its error
+SELECT * FROM same($$SELECT sum(sa_amount * 100000000000000000 * s_rent), count(*) FROM jsale JOIN jstore ON s_id = sa_store$$);
+SELECT sum(sa_id * 1000000000000000 * s_region) FROM jsale JOIN jstore ON s_id = sa_store;
+SELECT sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store;
+SELECT * FROM same($$SELECT sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store WHERE sa_qty > 4$$);
 -- int4 = int8, and composite keys (one equality from the probe table, one from a hashed relation)
 SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item4$$);
 SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store AND s_region = sa_qty$$);
@@ -165,9 +182,8 @@ BEGIN
     RETURN node;
 END $$;
 SELECT why($$SELECT count(*) FROM jsale LEFT JOIN jstore ON s_region = sa_qty$$);
-SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_region < sa_qty$$);
-SELECT why($$SELECT sum(sa_qty * s_region) FROM jsale JOIN jstore ON s_id = sa_store$$);
-SELECT why($$SELECT sum(s_rent / 2) FROM jsale JOIN jstore ON s_id = sa_store$$);
+SELECT why($$SELECT sum(length(it_kind) * sa_qty) FROM jsale JOIN jitem ON it_id = sa_item$$);
+SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_name::text || 'x' = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale JOIN jitem ON it_kind = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale, jregion$$);
 SET gpu_reduce.join_memory = 64;

@@ -121,6 +121,14 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  */
 #define GR_BULK_GPU_PAGE_COST	20.0
 
+/*
+ * A joined-row program's columns while it is planned: the probe table's
+ * below this, a join value's reference (gr_join_value's) above; numbered as
+ * the row lays them out once the columns are sorted and the values counted
+ * (scan_desc).  A program's column is an int16 (GrExprStep.a).
+ */
+#define GR_JCOL_BASE 10000
+
 /* One table the node reads: the query's, or a leaf of its inheritance tree. */
 typedef struct BulkTable
 {
@@ -153,10 +161,16 @@ typedef struct BulkQuery
 								 * first output columns */
 	List	   *keys;			/* per key: its GrScanKey */
 	GrJoinPlan *join;			/* the relations joined to the table, or NULL */
-	List	   *outjoin;		/* Integer per output: its join value (a
-								 * gr_join_value reference), or -1 */
-	List	   *keyjoin;		/* Integer per key: the same */
+	List	   *outjoin;		/* int per output: where it comes from (a
+								 * join value's reference, GR_JOIN_PROBE or
+								 * GR_JOIN_ROW: gr_join_value) */
+	List	   *keyjoin;		/* int per key: the same */
 	double		joined_rows;	/* a join's rows */
+	GrExprBuilder *jxb;			/* a join's joined-row program (its clauses
+								 * that are not equalities, keys and arguments
+								 * over several relations), or NULL */
+	List	   *jargouts;		/* Integer per output: its output, or -1 */
+	List	   *jkeyouts;		/* Integer per key: the same */
 	PlannerInfo *root;
 } BulkQuery;
 
@@ -201,6 +215,19 @@ is_table_column(Index relid, Node *expr)
 		var->varlevelsup == 0 && var->varattno > 0;
 }
 
+/* An expression over the relations of a join as SQL, each column with its relation's alias. */
+static char *
+joined_text(PlannerInfo *root, Node *expr)
+{
+	PlannedStmt *stmt = makeNode(PlannedStmt);
+
+	stmt->rtable = root->parse->rtable;
+	return deparse_expression(expr,
+							  deparse_context_for_plan_tree(stmt,
+															select_rtable_names_for_explain(stmt->rtable, NULL)),
+							  true, false);
+}
+
 /*
  * An expression of range table entry relid as SQL, for a reason told to the
  * user (decline.c); only when one is asked for.
@@ -213,15 +240,7 @@ expr_text(PlannerInfo *root, Index relid, Node *expr)
 	if (!gr_report_declines)
 		return "";
 	if (!bms_is_subset(pull_varnos(root, expr), bms_make_singleton(relid)))
-	{
-		/* over a join: its relations by their aliases */
-		PlannedStmt *stmt = makeNode(PlannedStmt);
-
-		stmt->rtable = root->parse->rtable;
-		return deparse_expression(expr, deparse_context_for_plan_tree(stmt,
-																	  select_rtable_names_for_explain(stmt->rtable, NULL)),
-								  true, false);
-	}
+		return joined_text(root, expr);
 	expr = copyObject(expr);
 	/* the deparse context has the table as range table entry 1 */
 	ChangeVarNodes(expr, relid, 1, 0);
@@ -527,9 +546,9 @@ typedef struct ProgArg
 } ProgArg;
 
 static int
-prog_column(void *arg, AttrNumber attno)
+prog_column(void *arg, Var *var)
 {
-	return bulk_col(((ProgArg *) arg)->t, attno);
+	return bulk_col(((ProgArg *) arg)->t, var->varattno);
 }
 
 static int
@@ -572,24 +591,18 @@ heap_table(RangeTblEntry *rte)
 }
 
 /*
- * Add a group key to a table: a column, or an output of its program whose
- * bits are the key's (a fixed-width value of the key's width and class,
- * or a numeric at the same scale in every table).
+ * Compile a group key that is not a column into program xb, as an output
+ * whose bits are the key's (a fixed-width value of the key's width and
+ * class, or a numeric at the same scale in every table): its output in
+ * *out.
  */
 static bool
-bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *key)
+program_key(BulkQuery *q, GrExprBuilder *xb, Index relid, Node *expr, GrScanKey *key, int *out)
 {
 	GrType		type;
-	int			out;
 	int			scale;
 
-	if (is_table_column(relid, expr))
-	{
-		t->keycols = lappend(t->keycols, makeInteger(bulk_col(t, ((Var *) expr)->varattno)));
-		t->keyouts = lappend(t->keyouts, makeInteger(-1));
-		return true;
-	}
-	if (!program_of(q, t) || !gr_expr_add_output(t->xb, (Expr *) expr, &out, &type, &scale))
+	if (!gr_expr_add_output(xb, (Expr *) expr, out, &type, &scale))
 		return gr_decline("the expression program does not compute the GROUP BY key %s",
 						  expr_text(q->root, relid, expr));
 	if (key->kind == GR_KEY_NUMERIC)
@@ -601,10 +614,49 @@ bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *k
 		key->scale = scale;
 	}
 	else if (!gr_key_fixed(key->kind) || scale >= 0 ||
-			 t->xb->prog.out_w[out] != key->len ||
-			 (t->xb->prog.out_kind[out] == GR_XO_FLOAT) != (key->kind != GR_KEY_BITS))
+			 xb->prog.out_w[*out] != key->len ||
+			 (xb->prog.out_kind[*out] == GR_XO_FLOAT) != (key->kind != GR_KEY_BITS))
 		return gr_decline("the expression program does not compute the GROUP BY key %s as the group table compares it",
 						  expr_text(q->root, relid, expr));
+	return true;
+}
+
+/*
+ * Compile an aggregate's argument into program xb (its output in *out), of
+ * the aggregate's type and, a numeric, one scale (ag->dec_scale).
+ */
+static bool
+program_arg(BulkQuery *q, GrExprBuilder *xb, Index relid, Node *arg, GrScanAgg *ag, int *out)
+{
+	GrType		type;
+	int			scale;
+
+	if (!gr_expr_add_output(xb, (Expr *) arg, out, &type, &scale))
+		return gr_decline("the expression program does not compile the aggregate argument %s",
+						  expr_text(q->root, relid, arg));
+	if (ag->kind == GR_SCAN_COUNT_COL)
+		scale = -1;				/* counted, not folded */
+	else if (type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
+		return gr_decline("the aggregate argument %s has no fixed type and scale",
+						  expr_text(q->root, relid, arg));
+	ag->dec_scale = scale;
+	return true;
+}
+
+/* Add a group key to a table: a column, or an output of its program (program_key). */
+static bool
+bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *key)
+{
+	int			out;
+
+	if (is_table_column(relid, expr))
+	{
+		t->keycols = lappend(t->keycols, makeInteger(bulk_col(t, ((Var *) expr)->varattno)));
+		t->keyouts = lappend(t->keyouts, makeInteger(-1));
+		return true;
+	}
+	if (!program_of(q, t) || !program_key(q, t->xb, relid, expr, key, &out))
+		return false;
 	t->keycols = lappend(t->keycols, makeInteger(-1));
 	t->keyouts = lappend(t->keyouts, makeInteger(out));
 	return true;
@@ -674,22 +726,9 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 		}
 		ag = list_nth(q->outputs, foreach_current_index(lc));
 		/* a column whose scale was asked for (-2, then known) is computed too */
-		if (arg != NULL && (!is_table_column(relid, arg) || ag->dec_scale != -1))
-		{
-			GrType		type;
-			int			scale;
-
-			if (!program_of(q, t) ||
-				!gr_expr_add_output(t->xb, (Expr *) arg, &out, &type, &scale))
-				return gr_decline("the expression program does not compile the aggregate argument %s",
-								  expr_text(root, relid, arg));
-			if (ag->kind == GR_SCAN_COUNT_COL)
-				scale = -1;		/* counted, not folded */
-			else if (type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
-				return gr_decline("the aggregate argument %s has no fixed type and scale",
-								  expr_text(root, relid, arg));
-			ag->dec_scale = scale;
-		}
+		if (arg != NULL && (!is_table_column(relid, arg) || ag->dec_scale != -1) &&
+			(!program_of(q, t) || !program_arg(q, t->xb, relid, arg, ag, &out)))
+			return false;
 		t->outcols = lappend(t->outcols,
 							 makeInteger(arg != NULL && out < 0 ?
 										 bulk_col(t, ((Var *) arg)->varattno) : -1));
@@ -741,6 +780,72 @@ bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
 }
 
 /*
+ * The joined-row program's callback: a Var's column, the probe table's (t)
+ * or a hashed relation's value (above GR_JCOL_BASE), or -1.
+ */
+static int
+joined_row_column(void *arg, Var *var)
+{
+	ProgArg    *pa = arg;
+	int			ref;
+
+	if (var->varno == pa->q->join->probe)
+		return bulk_col(pa->t, var->varattno);
+	ref = gr_join_var(pa->q->join, var);
+	return ref < 0 || GR_JCOL_BASE + ref > PG_INT16_MAX ? -1 : GR_JCOL_BASE + ref;
+}
+
+/*
+ * A join's joined-row program, where it has one: its clauses that are not
+ * the hashed equalities (conjuncts, checked once a row has all its
+ * matches), then the group keys and aggregate arguments over several
+ * relations (outputs).  Its rows handed back are evaluated by PostgreSQL.
+ */
+static bool
+joined_row_program(PlannerInfo *root, BulkQuery *q, BulkTable *t)
+{
+	ProgArg    *pa;
+	ListCell   *lc;
+
+	q->jargouts = NIL;
+	q->jkeyouts = NIL;
+	if (q->join->quals == NIL && !list_member_int(q->outjoin, GR_JOIN_ROW) &&
+		!list_member_int(q->keyjoin, GR_JOIN_ROW))
+		return true;
+	pa = palloc(sizeof(ProgArg));
+	pa->q = q;
+	pa->t = t;
+	q->jxb = palloc(sizeof(GrExprBuilder));
+	gr_expr_builder_init(q->jxb, root, 0, joined_row_column, prog_runtime, pa);
+	foreach(lc, q->join->quals)
+		if (!gr_expr_add_qual(q->jxb, lfirst(lc)))
+			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
+								   "the expression program does not compile the join clause %s",
+								   expr_text(root, t->relid, lfirst(lc)));
+	foreach(lc, q->keyexprs)
+	{
+		int			out = -1;
+
+		if (list_nth_int(q->keyjoin, foreach_current_index(lc)) == GR_JOIN_ROW &&
+			!program_key(q, q->jxb, t->relid, lfirst(lc),
+						 list_nth(q->keys, foreach_current_index(lc)), &out))
+			return false;
+		q->jkeyouts = lappend_int(q->jkeyouts, out);
+	}
+	foreach(lc, q->outvars)
+	{
+		int			out = -1;
+
+		if (list_nth_int(q->outjoin, foreach_current_index(lc)) == GR_JOIN_ROW &&
+			!program_arg(q, q->jxb, t->relid, lfirst(lc),
+						 list_nth(q->outputs, foreach_current_index(lc)), &out))
+			return false;
+		q->jargouts = lappend_int(q->jargouts, out);
+	}
+	return true;
+}
+
+/*
  * The probe table of a join (range table entry rte), as bulk_table adds a
  * table, and the columns of it that the join's equalities read; then the
  * join values numbered.  The table is a plain heap table, not a tree.
@@ -758,6 +863,8 @@ bulk_join_table(PlannerInfo *root, BulkQuery *q, RangeTblEntry *rte, List *vars)
 	if (!heap_table(rte) || !bulk_table(root, q, q->join->probe, vars))
 		return false;
 	t = llast(q->tables);
+	if (!joined_row_program(root, q, t))
+		return false;
 	foreach(lc, q->join->rels)
 	{
 		GrJoinRel  *jr = lfirst(lc);
@@ -773,8 +880,8 @@ bulk_join_table(PlannerInfo *root, BulkQuery *q, RangeTblEntry *rte, List *vars)
 	}
 	if (!gr_join_finish(root, q->join))
 		return false;
-	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) + q->join->nvals >
-		GR_DECODE_MAX_COLS)
+	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) + q->join->nvals +
+		(q->jxb ? q->jxb->prog.nouts : 0) > GR_DECODE_MAX_COLS)
 		return gr_decline("the join reads more than %d columns or values", GR_DECODE_MAX_COLS);
 	return true;
 }
@@ -882,11 +989,11 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		}
 		ref = q->join != NULL ? gr_join_value(root, q->join, lfirst(lc)) : GR_JOIN_PROBE;
 		if (ref == GR_JOIN_NONE)
-			return gr_decline("the GROUP BY key %s reads several of the joined relations, or is an expression over a hashed relation that may raise an error",
+			return gr_decline("the GROUP BY key %s has a volatile function or a subquery",
 							  expr_text(root, relid, lfirst(lc)));
 		if (!bulk_key(q, relid, lfirst(lc), sgc, ref >= 0))
 			return false;
-		q->keyjoin = lappend(q->keyjoin, makeInteger(ref >= 0 ? ref : -1));
+		q->keyjoin = lappend_int(q->keyjoin, ref);
 	}
 	if (list_length(q->keys) != list_length(groupclause) + dependent ||
 		list_length(q->keys) > GR_DECODE_MAX_COLS)
@@ -913,23 +1020,23 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 		arg = llast(q->outvars);
 		ref = q->join != NULL && arg != NULL ? gr_join_value(root, q->join, arg) : GR_JOIN_PROBE;
 		if (ref == GR_JOIN_NONE)
-			return gr_decline("the argument of %s reads several of the joined relations, or is an expression over a hashed relation that may raise an error",
+			return gr_decline("the argument of %s has a volatile function or a subquery",
 							  expr_text(root, relid, (Node *) agg));
 		/* a hashed relation's value: PostgreSQL's own, as a column is */
 		if (ref >= 0)
 			((GrScanAgg *) llast(q->outputs))->dec_scale = -1;
-		q->outjoin = lappend(q->outjoin, makeInteger(ref >= 0 ? ref : -1));
+		q->outjoin = lappend_int(q->outjoin, ref);
 	}
 	if (q->aggrefs == NIL)
 		return gr_decline("the query has no aggregate");
 
-	/* what the table gives: the outputs' arguments, then the keys, but join values */
+	/* what the table gives: the outputs' arguments, then the keys, but the join's */
 	foreach(lc, q->outvars)
-		vars = lappend(vars, intVal(list_nth(q->outjoin, foreach_current_index(lc))) >= 0 ?
-					   NULL : lfirst(lc));
+		vars = lappend(vars, list_nth_int(q->outjoin, foreach_current_index(lc)) !=
+					   GR_JOIN_PROBE ? NULL : lfirst(lc));
 	foreach(lc, q->keyexprs)
-		vars = lappend(vars, intVal(list_nth(q->keyjoin, foreach_current_index(lc))) >= 0 ?
-					   NULL : lfirst(lc));
+		vars = lappend(vars, list_nth_int(q->keyjoin, foreach_current_index(lc)) !=
+					   GR_JOIN_PROBE ? NULL : lfirst(lc));
 	if (q->join != NULL)
 		return bulk_join_table(root, q, rte, vars);
 	if (!rte->inh)
@@ -948,7 +1055,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
  * and renumber its outputs' and comparisons' column indexes to match.
  */
 static void
-sort_columns(BulkTable *t)
+sort_columns(BulkTable *t, GrExprProg *jprog)
 {
 	int			n = list_length(t->attnos);
 	int		   *newidx = palloc(sizeof(int) * Max(n, 1));
@@ -999,6 +1106,10 @@ sort_columns(BulkTable *t)
 	}
 	if (t->xb != NULL)
 		gr_expr_renumber(&t->xb->prog, newidx);
+	/* a joined-row program's columns of the table (not its join values) */
+	for (int i = 0; jprog != NULL && i < jprog->nsteps; i++)
+		if (jprog->steps[i].op == GR_X_COL && jprog->steps[i].a < GR_JCOL_BASE)
+			jprog->steps[i].a = newidx[jprog->steps[i].a];
 }
 
 /* expression_tree_walker: whether a node contains a PARAM_EXEC Param. */
@@ -1101,8 +1212,8 @@ join_indexes(BulkQuery *q, List *refs)
 	ListCell   *lc;
 
 	foreach(lc, refs)
-		a[foreach_current_index(lc)] = intVal(lfirst(lc)) >= 0 ?
-			gr_join_index(q->join, intVal(lfirst(lc))) : -1;
+		a[foreach_current_index(lc)] = lfirst_int(lc) >= 0 ?
+			gr_join_index(q->join, lfirst_int(lc)) : -1;
 	return a;
 }
 
@@ -1141,6 +1252,79 @@ join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
 			sj->vallen[foreach_current_index(lk)] = get_typlen(exprType(lfirst(lk)));
 		sj->name = jr->name;
 	}
+}
+
+/* What joined_row_var needs. */
+typedef struct JoinedRowArg
+{
+	BulkQuery  *q;
+	BulkTable  *t;
+	int			vbase;			/* the first join value's column */
+	GrScanDesc *d;
+} JoinedRowArg;
+
+/*
+ * expression_tree_mutator: a Var of the joined row's program as the row's
+ * column (varattno c + 1) for PostgreSQL's evaluation, its type noted.
+ */
+static Node *
+joined_row_var(Node *node, void *context)
+{
+	JoinedRowArg *ja = context;
+	Var		   *var = (Var *) node;
+	int			c;
+
+	if (node == NULL || !IsA(node, Var) || var->varlevelsup != 0)
+		return expression_tree_mutator(node, joined_row_var, context);
+	c = var->varno == ja->q->join->probe ? bulk_col(ja->t, var->varattno) :
+		ja->vbase + gr_join_index(ja->q->join, gr_join_var(ja->q->join, var));
+	ja->d->jtypes[c] = var->vartype;
+	ja->d->jtypmods[c] = var->vartypmod;
+	ja->d->jcolls[c] = var->varcollid;
+	return (Node *) makeVar(1, c + 1, var->vartype, var->vartypmod, var->varcollid, 0);
+}
+
+/*
+ * The joined-row program as the scan description has it: its join values'
+ * columns where the row lays them out, after the table's decoded columns
+ * and program outputs; its expressions for the rows it hands back.
+ */
+static void
+joined_row_desc(PlannerInfo *root, BulkQuery *q, GrScanDesc *d, BulkTable *t)
+{
+	JoinedRowArg ja = {q, t, list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0), d};
+	GrExprProg *prog = palloc(sizeof(GrExprProg));
+	StringInfoData quals;
+	ListCell   *lc;
+
+	memcpy(prog, &q->jxb->prog, sizeof(GrExprProg));
+	for (int i = 0; i < prog->nsteps; i++)
+		if (prog->steps[i].op == GR_X_COL && prog->steps[i].a >= GR_JCOL_BASE)
+			prog->steps[i].a = ja.vbase + gr_join_index(q->join, prog->steps[i].a - GR_JCOL_BASE);
+	d->jprog = prog;
+	d->jbinds = q->jxb->bind;
+	d->jargouts = palloc(sizeof(int) * Max(d->naggs, 1));
+	foreach(lc, q->jargouts)
+		d->jargouts[foreach_current_index(lc)] = lfirst_int(lc);
+	d->jkeyouts = palloc(sizeof(int) * Max(d->ngroupkeys, 1));
+	foreach(lc, q->jkeyouts)
+		d->jkeyouts[foreach_current_index(lc)] = lfirst_int(lc);
+	d->jncols = ja.vbase + q->join->nvals;
+	d->jtypes = palloc(sizeof(Oid) * d->jncols);
+	d->jtypmods = palloc(sizeof(int) * d->jncols);
+	d->jcolls = palloc0(sizeof(Oid) * d->jncols);
+	for (int c = 0; c < d->jncols; c++)
+	{
+		d->jtypes[c] = INT8OID;
+		d->jtypmods[c] = -1;
+	}
+	d->jxquals = (List *) joined_row_var((Node *) copyObject(q->jxb->quals), &ja);
+	d->jxouts = (List *) joined_row_var((Node *) copyObject(q->jxb->outs), &ja);
+	initStringInfo(&quals);
+	foreach(lc, q->join->quals)
+		appendStringInfo(&quals, "%s%s", foreach_current_index(lc) > 0 ? " AND " : "",
+						 joined_text(root, lfirst(lc)));
+	d->jfilter = list_length(q->join->quals) > 1 ? psprintf("(%s)", quals.data) : quals.data;
 }
 
 /* The scan description of the query (its tables' columns already sorted). */
@@ -1191,6 +1375,8 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
 	}
 	if (q->join != NULL)
 		join_desc(q, d, linitial(q->tables));
+	if (q->jxb != NULL)
+		joined_row_desc(root, q, d, linitial(q->tables));
 	return d;
 }
 
@@ -1215,7 +1401,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	{
 		BulkTable  *t = lfirst(lc);
 
-		sort_columns(t);
+		sort_columns(t, q->jxb != NULL ? &q->jxb->prog : NULL);
 		pages += t->pages;
 		if (gpu)
 			cpu += cpu_tuple_cost * GR_BULK_GPU_PAGE_COST * t->pages;

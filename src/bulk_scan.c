@@ -183,6 +183,13 @@ typedef struct BulkScanState
 	int			njoins;			/* relations joined to the one table */
 	BulkJoin   *joins;
 	MemoryContext joincxt;		/* their hash tables; reset on rescan */
+	/* a join's joined-row program (scan_desc.h), its constants bound per scan */
+	GrExprProg *jprog;
+	ExprState **jbinds;
+	int			jbase;			/* its outputs' first column in the row */
+	ExprState  *jxqual;			/* PostgreSQL's evaluation of a row it hands */
+	ExprState **jxouts;			/* back: its conjuncts, its outputs, over */
+	TupleTableSlot *jslot;		/* the row's columns in a slot */
 	MemoryContext statecxt;		/* states and results; reset on rescan */
 	BulkShared *shared;			/* parallel plans */
 	bool		done;
@@ -202,6 +209,7 @@ static void bulk_init_worker(CustomScanState *node, shm_toc *toc, void *coordina
 static void bulk_shutdown(CustomScanState *node);
 static void bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static int32 agg_k(void *arg, int agg);
+static Datum eval_const(BulkScanState *bs, ExprState *es, bool *isnull);
 static void emit_groups(BulkScanState *bs);
 
 static const CustomExecMethods bulk_exec_methods = {
@@ -403,6 +411,69 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 }
 
 /*
+ * Set up a join's joined-row program: a copy whose constants each scan
+ * binds, the columns its outputs are, and PostgreSQL's evaluation of the
+ * same expressions for the rows it hands back, over a slot of the row's
+ * columns (initialized without a parent, as a table's program's).
+ */
+static void
+init_joined_row(BulkScanState *bs, EState *estate)
+{
+	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
+	const GrScanDesc *d = bs->desc;
+	BulkTable  *t = &bs->tables[0];
+	List	   *quals = copyObject(d->jxquals);
+	List	   *outs = copyObject(d->jxouts);
+	TupleDesc	desc = CreateTemplateTupleDesc(d->jncols);
+	ListCell   *lc;
+
+	bs->jprog = palloc(sizeof(GrExprProg));
+	memcpy(bs->jprog, d->jprog, sizeof(GrExprProg));
+	bs->jbase = d->jncols;
+	if (bs->jbase + bs->jprog->nouts > GR_DECODE_MAX_COLS)
+		elog(ERROR, "gpu_reduce: a joined row has too many columns");
+	bs->jbinds = palloc0(sizeof(ExprState *) * Max(bs->jprog->nconsts, 1));
+	for (int k = 0; k < bs->jprog->nconsts; k++)
+		if (d->jbinds[k] >= 0)
+			bs->jbinds[k] = ExecInitExpr(list_nth(cs->custom_exprs, d->jbinds[k]),
+										 &bs->css.ss.ps);
+	for (int a = 0; a < d->naggs; a++)
+		if (d->jargouts[a] >= 0)
+			t->rowcols[a] = bs->jbase + d->jargouts[a];
+	for (int k = 0; k < d->ngroupkeys; k++)
+		if (d->jkeyouts[k] >= 0)
+			t->keyrow[k] = bs->jbase + d->jkeyouts[k];
+	fix_opfuncids((Node *) quals);
+	fix_opfuncids((Node *) outs);
+	bs->jxqual = ExecInitQual(quals, NULL);
+	bs->jxouts = palloc0(sizeof(ExprState *) * Max(list_length(outs), 1));
+	foreach(lc, outs)
+		bs->jxouts[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
+	for (int c = 0; c < d->jncols; c++)
+	{
+		TupleDescInitEntry(desc, c + 1, NULL, d->jtypes[c], d->jtypmods[c], 0);
+		TupleDescInitEntryCollation(desc, c + 1, d->jcolls[c]);
+	}
+	bs->jslot = gr_alloc_table_slot(&estate->es_tupleTable, desc, &TTSOpsVirtual);
+}
+
+/* Bind the joined-row program's constants for this scan. */
+static void
+bind_joined_row(BulkScanState *bs)
+{
+	for (int k = 0; bs->jprog != NULL && k < bs->jprog->nconsts; k++)
+	{
+		Datum		v;
+		bool		isnull;
+
+		if (bs->jbinds[k] == NULL)
+			continue;
+		v = eval_const(bs, bs->jbinds[k], &isnull);
+		gr_expr_bind(bs->jprog, k, v, isnull, exprType((Node *) bs->jbinds[k]->expr));
+	}
+}
+
+/*
  * Set up the relations a join hashes: their plans, and where each key's
  * other side and each value lie in a joined row.
  */
@@ -434,6 +505,8 @@ init_joins(BulkScanState *bs, EState *estate, int eflags)
 	}
 	bs->joincxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce join hash tables",
 										ALLOCSET_DEFAULT_SIZES);
+	if (d->jprog != NULL)
+		init_joined_row(bs, estate);
 }
 
 /* Hash each relation of a join from its plan's rows, in order (once a scan). */
@@ -507,7 +580,7 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
  */
 static int
 row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn,
-		  const gr_int128 *wide, bool evaluated)
+		  const gr_int128 *wide, bool evaluated, bool jevaluated)
 {
 	uint64		kv[GR_DECODE_MAX_COLS];
 	bool		kn[GR_DECODE_MAX_COLS];
@@ -526,7 +599,8 @@ row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn,
 
 		kv[k] = tv[c];
 		kn[k] = tn[c];
-		if (scale < 0 || evaluated || (kn[k] && (wide == NULL || tv[c] != 1)))
+		if (scale < 0 || (bs->jprog != NULL && c >= bs->jbase ? jevaluated : evaluated) ||
+			(kn[k] && (wide == NULL || tv[c] != 1)))
 			continue;
 		if (!made)
 			MemoryContextReset(bs->keycxt);
@@ -825,6 +899,60 @@ flush_kept(BulkScanState *bs, BulkTable *t, KeptRows *kr)
 	kr->n = 0;
 }
 
+/* A joined row's column c (bits as the decoder gives them) as a Datum of its type. */
+static Datum
+row_datum(uint64 bits, Form_pg_attribute att)
+{
+	if (!att->attbyval)
+		return PointerGetDatum((const void *) (uintptr_t) bits);
+	switch (att->attlen)
+	{
+		case 1:
+			return CharGetDatum((char) bits);
+		case 2:
+			return Int16GetDatum((int16) bits);
+		case 4:
+			return Int32GetDatum((int32) bits);
+	}
+	return (Datum) bits;
+}
+
+/*
+ * A joined row the joined-row program handed back: PostgreSQL evaluates its
+ * conjuncts, then its outputs into jxv and jxn, and into tv and tn as a
+ * group key reads them (bits in the width, or an address), over the row's
+ * columns in a slot.  False if the conjuncts reject the row.
+ */
+static bool
+joined_row_fallback(BulkScanState *bs, uint64 *tv, bool *tn, Datum *jxv, bool *jxn)
+{
+	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
+	TupleTableSlot *slot = bs->jslot;
+	TupleDesc	desc = slot->tts_tupleDescriptor;
+	bool		pass;
+
+	bs->counters[C_FALLBACK]++;
+	ExecClearTuple(slot);
+	for (int c = 0; c < desc->natts; c++)
+	{
+		slot->tts_isnull[c] = tn[c];
+		slot->tts_values[c] = tn[c] ? (Datum) 0 : row_datum(tv[c], TupleDescAttr(desc, c));
+	}
+	ExecStoreVirtualTuple(slot);
+	econtext->ecxt_scantuple = slot;
+	pass = bs->jxqual == NULL || ExecQual(bs->jxqual, econtext);
+	for (int o = 0; pass && o < bs->jprog->nouts; o++)
+	{
+		int			w = bs->jprog->out_w[o];
+
+		jxv[o] = ExecEvalExprSwitchContext(bs->jxouts[o], econtext, &jxn[o]);
+		tv[bs->jbase + o] = bs->jprog->out_kind[o] == GR_XO_DEC || w == 8 ? (uint64) jxv[o] :
+			(uint64) jxv[o] & ((UINT64_C(1) << (8 * w)) - 1);
+		tn[bs->jbase + o] = jxn[o];
+	}
+	return pass;
+}
+
 /*
  * Keep a row that passed the WHERE clauses (its decoded and computed
  * columns tv, tn): joined to the matches of each hashed relation from
@@ -838,6 +966,9 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 {
 	int			ncols = t->desc->ncols;
 	int			g;
+	bool		jevaluated = false;
+	Datum		jxv[GR_EXPR_MAX_OUTS];
+	bool		jxn[GR_EXPR_MAX_OUTS];
 
 	if (level < bs->njoins)
 	{
@@ -862,6 +993,25 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		}
 		return;
 	}
+	/* every match made: the joined row's conjuncts and outputs */
+	if (bs->jprog != NULL)
+	{
+		gr_int128	jwide[GR_EXPR_MAX_OUTS];
+		GrExprResult res = gr_expr_eval(bs->jprog, tv, tn, tv + bs->jbase, tn + bs->jbase, jwide);
+
+		if (res == GR_EXPR_REJECT)
+			return;
+		/* a computed numeric past 64 bits too is PostgreSQL's to compute */
+		for (int o = 0; o < bs->jprog->nouts && res == GR_EXPR_PASS; o++)
+			if (bs->jprog->out_kind[o] == GR_XO_DEC && tn[bs->jbase + o] && tv[bs->jbase + o] == 1)
+				res = GR_EXPR_FALLBACK;
+		if (res == GR_EXPR_FALLBACK)
+		{
+			if (!joined_row_fallback(bs, tv, tn, jxv, jxn))
+				return;
+			jevaluated = true;
+		}
+	}
 	if (kr->fallback)
 	{
 		int			nouts = t->prog->nouts;
@@ -875,7 +1025,7 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		}
 		memcpy(tv + ncols, kr->xtv, sizeof(uint64) * nouts);
 		memcpy(tn + ncols, kr->xtn, sizeof(bool) * nouts);
-		g = row_group(bs, t, tv, tn, NULL, true);
+		g = row_group(bs, t, tv, tn, NULL, true, jevaluated);
 		/* the outputs go to their aggregates as values; in the block, NULL */
 		for (int o = 0; o < nouts; o++)
 		{
@@ -887,9 +1037,17 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 	}
 	else
 	{
-		g = row_group(bs, t, tv, tn, kr->wide, false);
+		g = row_group(bs, t, tv, tn, kr->wide, false, jevaluated);
 		if (t->prog != NULL)
 			wide_outputs(bs, t, g, tv + ncols, tn + ncols, kr->wide);
+	}
+	/* the joined row's outputs PostgreSQL evaluated go to their aggregates as values */
+	for (int o = 0; jevaluated && o < bs->jprog->nouts; o++)
+	{
+		tn[bs->jbase + o] = true;
+		for (int a = 0; a < bs->desc->naggs && !jxn[o]; a++)
+			if (bs->desc->jargouts[a] == o)
+				gr_sink_add_datum(bs->sink, g, a, jxv[o]);
 	}
 	/* the row's columns at its index: aligned, NULLs flagged */
 	kr->groups[kr->n] = g;
@@ -924,7 +1082,8 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
 	kr.n = 0;
-	kr.ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals;
+	kr.ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals +
+		(bs->jprog != NULL ? bs->jprog->nouts : 0);
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
 		prefetch_tuple(page, offs[i]);
@@ -1140,7 +1299,7 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 			(t->prog != NULL &&
 			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS))
 			elog(ERROR, "gpu_reduce: a page job's group has a first row the CPU reads otherwise");
-		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, wide, false), w, r);
+		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, wide, false, false), w, r);
 	}
 	pfree(r);
 }
@@ -1190,7 +1349,7 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 			else if (job->gkey_kind[k] != GR_KEY_BITS)
 				elog(ERROR, "gpu_reduce: a GPU group's key is not its word");
 		}
-		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, NULL, false),
+		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, NULL, false, false),
 						 e + 1 + job->ngkeys, r);
 		if ((j & 255) == 255 || j + 1 == n)
 			check_group_budget(bs);
@@ -1516,6 +1675,7 @@ run_scan(BulkScanState *bs)
 	GrStats		before = gr_stats;
 
 	build_joins(bs);
+	bind_joined_row(bs);
 	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
 	count_batches(bs, &before);
@@ -1877,6 +2037,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		matches = lappend(matches, psprintf(UINT64_FORMAT, bj->matches));
 	}
 	ExplainPropertyList("Hashed", names, es);
+	if (bs->desc->jprog != NULL && bs->desc->jfilter[0] != '\0')
+		ExplainPropertyText("Join Filter", bs->desc->jfilter, es);
 	if (!es->analyze || rows == NIL)
 		return;
 	ExplainPropertyList("Hashed Rows", rows, es);
@@ -1914,7 +2076,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		ExplainPropertyText("Page Path", bs->page_path, es);
 	for (int c = 0; c < C_GPU_WAIT_US; c++)
 	{
-		if (c == C_FALLBACK && (bs->ntables == 0 || bs->tables[0].prog == NULL))
+		if (c == C_FALLBACK && (bs->ntables == 0 || bs->tables[0].prog == NULL) &&
+			bs->jprog == NULL)
 			continue;
 		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
 			continue;

@@ -1461,10 +1461,10 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				int			col;
 				int			sub;
 
-				if (v->varno != b->relid || v->varlevelsup != 0 || v->varattno <= 0 ||
-					!type_kind(v->vartype, v->vartypmod, out))
+				if ((b->relid != 0 && v->varno != b->relid) || v->varlevelsup != 0 ||
+					v->varattno <= 0 || !type_kind(v->vartype, v->vartypmod, out) ||
+					(col = b->column_of(b->arg, v)) < 0)
 					return false;
-				col = b->column_of(b->arg, v->varattno);
 				sub = out->kind == GR_XK_INT ? GR_XCOL_INT : out->kind == GR_XK_FLOAT ?
 					GR_XCOL_FLOAT : out->kind == GR_XK_BOOL ? GR_XCOL_BOOL :
 					out->kind >= GR_XK_TEXT ? GR_XCOL_TEXT : GR_XCOL_NUMERIC;

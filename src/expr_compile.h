@@ -16,8 +16,11 @@
 #include "state.h"
 #include "expr.h"
 
-/* The table's column index of attribute attno (added to its columns if new). */
-typedef int (*GrExprColumnOf) (void *arg, AttrNumber attno);
+/*
+ * The row's column index of a Var (a table's column, added to its columns if
+ * new, or a join's value), or -1 where the program cannot read it.
+ */
+typedef int (*GrExprColumnOf) (void *arg, Var *var);
 /* A run-time constant's index among the node's custom_exprs. */
 typedef int (*GrExprRuntimeOf) (void *arg, Expr *expr);
 
@@ -31,7 +34,10 @@ typedef struct GrExprVal
 	int			scale;			/* a decimal's */
 } GrExprVal;
 
-/* One program being compiled, for the table of range table index relid. */
+/*
+ * One program being compiled, for the table of range table index relid (0:
+ * for a joined row, whose Vars column_of places).
+ */
 typedef struct GrExprBuilder
 {
 	GrExprProg	prog;

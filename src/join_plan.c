@@ -6,14 +6,15 @@
  *	  relation hashed before it (a star or a snowflake).
  *
  * The probe table is the join's largest relation; the others are hashed
- * in an order where each is joined to what came before, smallest first.
+ * in an order where each is joined to what came before (gr_join_plan).
  * A hashed relation's rows are those of PostgreSQL's own cheapest plan for
  * it (its WHERE clauses, row security and all), a child of the node that
  * produces its side of the equalities and the values the node reads from
  * it: columns, or expressions over it alone that cannot raise an error
- * (leakproof), which PostgreSQL computes there.  Anything else (an outer,
- * semi or anti join, a join clause that is not such an equality, an
- * expression over several relations) keeps PostgreSQL's plan.
+ * (leakproof), which PostgreSQL computes there.  Join clauses that are not
+ * such equalities, and group keys and aggregate arguments over several
+ * relations, are the joined row's: compiled into its program by
+ * bulk_plan.c.  An outer, semi or anti join keeps PostgreSQL's plan.
  */
 #include "pg_compat.h"
 
@@ -358,11 +359,15 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr->safe_path = cheapest_safe_path(best);
 		jr->name = "";
 		jp->rels = lappend(jp->rels, jr);
+		/* its equalities are its keys; the other clauses, the joined row's */
 		foreach(lc, best_clauses)
 			if (!add_key(root, jp, jr, joined, lfirst(lc)))
-				return gr_decline_hint("The node joins by equalities of integer or date columns.",
-									   "the join clause %s is not an equality of integer or date columns the node hashes",
-									   clause_text(root, lfirst(lc)));
+				jp->quals = lappend(jp->quals, lfirst(lc));
+		if (jr->keyexprs == NIL)
+			return gr_decline_hint("The node joins by equalities of integer or date columns.",
+								   "relation %s is joined by no equality of integer or date columns the node hashes (%s)",
+								   planner_rt_fetch(jr->relid, root)->eref->aliasname,
+								   clause_text(root, linitial(best_clauses)));
 		jr->name = psprintf("%s (%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname, jr->name);
 		/* a unique key keeps the rows its relation's WHERE keeps (a foreign key's) */
 		jp->probe_ops += reach * list_length(jr->keyexprs);
@@ -380,7 +385,9 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
  * GR_JOIN_PROBE where it reads the probe table alone (or nothing), a
  * reference to a hashed relation's value where it reads that relation
  * alone (a column, or an expression PostgreSQL computes in its plan: one
- * that cannot raise an error), else GR_JOIN_NONE.
+ * that cannot raise an error), GR_JOIN_ROW where the joined row's program
+ * must compute it, GR_JOIN_NONE where the node cannot (a volatile function,
+ * a subquery).
  */
 int
 gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
@@ -391,13 +398,28 @@ gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
 
 	if (bms_is_empty(relids) || bms_equal(relids, bms_make_singleton(jp->probe)))
 		return GR_JOIN_PROBE;
+	if (contain_volatile_functions(expr) || contain_subplans(expr) || contain_agg_clause(expr))
+		return GR_JOIN_NONE;
 	if (!bms_get_singleton_member(relids, &relid) || (h = rel_index(jp, relid)) < 0 ||
 		!value_type(exprType(expr)) ||
-		(plain_var(expr) == NULL &&
-		 (contain_volatile_functions(expr) || contain_leaked_vars(expr) ||
-		  contain_subplans(expr) || contain_agg_clause(expr))))
-		return GR_JOIN_NONE;
+		(plain_var(expr) == NULL && contain_leaked_vars(expr)))
+		return GR_JOIN_ROW;
 	return REF(h, add_value(list_nth(jp->rels, h), expr));
+}
+
+/*
+ * A hashed relation's column that the joined row's program reads: a
+ * reference to it as that relation's value (added if new), or -1 for a Var
+ * of no hashed relation.
+ */
+int
+gr_join_var(GrJoinPlan *jp, Var *var)
+{
+	int			h = rel_index(jp, var->varno);
+
+	if (h < 0 || !value_type(var->vartype))
+		return -1;
+	return REF(h, add_value(list_nth(jp->rels, h), (Node *) var));
 }
 
 /*

@@ -46,6 +46,8 @@ typedef struct GrJoinPlan
 {
 	Index		probe;
 	List	   *rels;			/* GrJoinRel */
+	List	   *quals;			/* join clauses that are not such equalities: the
+								 * joined row's program checks them */
 	int			nvals;			/* values of all of them (gr_join_finish) */
 	double		build_rows;		/* rows hashed, all relations */
 	double		probe_ops;		/* key comparisons a probe table's row costs,
@@ -58,13 +60,19 @@ extern int	gr_join_memory_kb;
 
 extern bool gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp);
 extern int	gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr);
+extern int	gr_join_var(GrJoinPlan *jp, Var *var);
 extern bool gr_join_finish(PlannerInfo *root, GrJoinPlan *jp);
 extern int	gr_join_index(const GrJoinPlan *jp, int ref);
 extern List *gr_join_tlist(const GrJoinRel *jr);
 extern void gr_join_init(void);
 
-/* gr_join_value: the expression reads only the probe table, or the node cannot take it */
+/*
+ * gr_join_value: the expression reads only the probe table, or the joined
+ * row's program must compute it (several relations, or one hashed relation
+ * where it may raise an error), or the node cannot take it
+ */
 #define GR_JOIN_PROBE (-1)
-#define GR_JOIN_NONE (-2)
+#define GR_JOIN_ROW (-2)
+#define GR_JOIN_NONE (-3)
 
 #endif							/* GR_JOIN_PLAN_H */

@@ -23,6 +23,18 @@ put_int(List **l, int v)
 	*l = lappend(*l, makeInteger(v));
 }
 
+/* A program's bytes, four to an Integer. */
+static void
+put_prog(List **l, const GrExprProg *prog)
+{
+	int			words[(sizeof(GrExprProg) + 3) / 4];
+
+	memset(words, 0, sizeof(words));
+	memcpy(words, prog, sizeof(GrExprProg));
+	for (int w = 0; w < lengthof(words); w++)
+		put_int(l, words[w]);
+}
+
 List *
 gr_scan_desc_to_list(const GrScanDesc *d)
 {
@@ -76,13 +88,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, st->prog != NULL);
 		if (st->prog != NULL)
 		{
-			/* the program's bytes, four to an Integer */
-			int			words[(sizeof(GrExprProg) + 3) / 4];
-
-			memset(words, 0, sizeof(words));
-			memcpy(words, st->prog, sizeof(GrExprProg));
-			for (int w = 0; w < lengthof(words); w++)
-				put_int(&l, words[w]);
+			put_prog(&l, st->prog);
 			for (int k = 0; k < st->prog->nconsts; k++)
 				put_int(&l, st->binds[k]);
 			for (int a = 0; a < d->naggs; a++)
@@ -114,6 +120,26 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		for (int v = 0; v < sj->nvals; v++)
 			put_int(&l, sj->vallen[v]);
 		l = lappend(l, makeString(pstrdup(sj->name)));
+	}
+	put_int(&l, d->jprog != NULL);
+	if (d->jprog != NULL)
+	{
+		put_prog(&l, d->jprog);
+		for (int k = 0; k < d->jprog->nconsts; k++)
+			put_int(&l, d->jbinds[k]);
+		for (int a = 0; a < d->naggs; a++)
+			put_int(&l, d->jargouts[a]);
+		for (int k = 0; k < d->ngroupkeys; k++)
+			put_int(&l, d->jkeyouts[k]);
+		l = lappend(l, list_make2(d->jxquals, d->jxouts));
+		put_int(&l, d->jncols);
+		for (int c = 0; c < d->jncols; c++)
+		{
+			put_int(&l, (int) d->jtypes[c]);
+			put_int(&l, d->jtypmods[c]);
+			put_int(&l, (int) d->jcolls[c]);
+		}
+		l = lappend(l, makeString(pstrdup(d->jfilter)));
 	}
 	return l;
 }
@@ -165,6 +191,44 @@ get_ints(DescReader *r, int n, int lo, int hi, const char *what)
 	for (int i = 0; i < n; i++)
 		v[i] = get_int(r, lo, hi, what);
 	return v;
+}
+
+/* A program written by put_prog, checked against the ncols columns it may read. */
+static GrExprProg *
+get_prog(DescReader *r, int ncols)
+{
+	int			words[(sizeof(GrExprProg) + 3) / 4];
+	GrExprProg *prog = palloc(sizeof(GrExprProg));
+
+	for (int w = 0; w < lengthof(words); w++)
+		words[w] = get_int(r, PG_INT32_MIN, PG_INT32_MAX, "program");
+	memcpy(prog, words, sizeof(GrExprProg));
+	if (!gr_expr_check(prog, ncols))
+		malformed("program");
+	return prog;
+}
+
+/* The next field, a List of two Lists: a program's expressions. */
+static List *
+get_exprs(DescReader *r)
+{
+	List	   *x;
+
+	if (r->pos >= list_length(r->l) || !IsA((x = list_nth(r->l, r->pos++)), List) ||
+		list_length(x) != 2)
+		malformed("program expressions");
+	return x;
+}
+
+/* The next field, a String. */
+static char *
+get_string(DescReader *r, const char *what)
+{
+	Node	   *n;
+
+	if (r->pos >= list_length(r->l) || !IsA((n = list_nth(r->l, r->pos++)), String))
+		malformed(what);
+	return strVal(n);
 }
 
 GrScanDesc *
@@ -238,30 +302,18 @@ gr_scan_desc_from_list(List *l)
 		st->keyouts = NULL;
 		if (get_int(&r, 0, 1, "program"))
 		{
-			int			words[(sizeof(GrExprProg) + 3) / 4];
 			List	   *x;
 
-			for (int w = 0; w < lengthof(words); w++)
-				words[w] = get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "program");
-			st->prog = palloc(sizeof(GrExprProg));
-			memcpy(st->prog, words, sizeof(GrExprProg));
-			if (!gr_expr_check(st->prog, st->ncols))
-				malformed("program");
+			st->prog = get_prog(&r, st->ncols);
 			st->binds = get_ints(&r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
 			st->argouts = get_ints(&r, d->naggs, -1, st->prog->nouts - 1, "program output");
 			st->keyouts = get_ints(&r, d->ngroupkeys, -1, st->prog->nouts - 1, "key output");
-			if (r.pos >= list_length(l) || !IsA((x = list_nth(l, r.pos++)), List) ||
-				list_length(x) != 2)
-				malformed("program expressions");
+			x = get_exprs(&r);
 			st->xquals = linitial(x);
 			st->xouts = lsecond(x);
 		}
 		st->argjoins = get_ints(&r, d->naggs, -1, GR_DECODE_MAX_COLS - 1, "aggregate join value");
 		st->keyjoins = get_ints(&r, d->ngroupkeys, -1, GR_DECODE_MAX_COLS - 1, "key join value");
-		for (int k = 0; k < d->ngroupkeys; k++)
-			if ((st->keycols[k] >= 0) + (st->keyouts != NULL && st->keyouts[k] >= 0) +
-				(st->keyjoins[k] >= 0) != 1)
-				malformed("key source");
 	}
 	d->njoins = get_int(&r, 0, GR_JOIN_MAX_RELS, "joins");
 	d->njoinvals = get_int(&r, 0, GR_DECODE_MAX_COLS, "join values");
@@ -297,6 +349,41 @@ gr_scan_desc_from_list(List *l)
 			if ((i < d->naggs ? d->tables[t].argjoins[i] :
 				 d->tables[t].keyjoins[i - d->naggs]) >= d->njoinvals)
 				malformed("join value");
+	if (get_int(&r, 0, d->njoins > 0 ? 1 : 0, "joined-row program"))
+	{
+		const GrScanTable *st = &d->tables[0];
+		List	   *x;
+		int			jncols = st->ncols + (st->prog ? st->prog->nouts : 0) + d->njoinvals;
+
+		d->jprog = get_prog(&r, jncols);
+		d->jbinds = get_ints(&r, d->jprog->nconsts, -1, PG_INT32_MAX, "program constant");
+		d->jargouts = get_ints(&r, d->naggs, -1, d->jprog->nouts - 1, "program output");
+		d->jkeyouts = get_ints(&r, d->ngroupkeys, -1, d->jprog->nouts - 1, "key output");
+		x = get_exprs(&r);
+		d->jxquals = linitial(x);
+		d->jxouts = lsecond(x);
+		d->jncols = get_int(&r, jncols, jncols, "joined-row columns");
+		d->jtypes = palloc(sizeof(Oid) * Max(jncols, 1));
+		d->jtypmods = palloc(sizeof(int) * Max(jncols, 1));
+		d->jcolls = palloc(sizeof(Oid) * Max(jncols, 1));
+		for (int c = 0; c < jncols; c++)
+		{
+			d->jtypes[c] = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "joined-row type");
+			d->jtypmods[c] = get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "joined-row typmod");
+			d->jcolls[c] = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "joined-row collation");
+		}
+		d->jfilter = get_string(&r, "joined-row filter");
+	}
+	/* each key from one place: a column, a program's output, a join value */
+	for (int t = 0; t < d->ntables; t++)
+		for (int k = 0; k < d->ngroupkeys; k++)
+		{
+			const GrScanTable *st = &d->tables[t];
+
+			if ((st->keycols[k] >= 0) + (st->keyouts != NULL && st->keyouts[k] >= 0) +
+				(st->keyjoins[k] >= 0) + (d->jkeyouts != NULL && d->jkeyouts[k] >= 0) != 1)
+				malformed("key source");
+		}
 	if (r.pos != list_length(l))
 		malformed("trailing fields");
 	return d;

@@ -151,6 +151,26 @@ typedef struct GrScanDesc
 	int			njoins;			/* hashed relations (then one table) */
 	GrScanJoin *joins;
 	int			njoinvals;		/* their values, in all */
+	/*
+	 * A join's joined-row program, or NULL: conjuncts (the join clauses that
+	 * are not the hashed equalities) and outputs (keys and arguments over
+	 * several relations), over the row's jncols columns (the table's decoded
+	 * ones and program outputs, then the join values); its outputs follow
+	 * them.  For a row it hands back, PostgreSQL evaluates jxquals and jxouts,
+	 * whose Vars are the row's columns (varattno c + 1), from a slot of
+	 * column types jtypes, jtypmods and collations jcolls.
+	 */
+	struct GrExprProg *jprog;
+	int		   *jbinds;			/* per constant: custom_exprs index, or -1 */
+	int		   *jargouts;		/* per aggregate: the output it reads, or -1 */
+	int		   *jkeyouts;		/* per group key: the output it is, or -1 */
+	List	   *jxquals;
+	List	   *jxouts;
+	int			jncols;
+	Oid		   *jtypes;
+	int		   *jtypmods;
+	Oid		   *jcolls;
+	char	   *jfilter;		/* the conjuncts as EXPLAIN shows them */
 } GrScanDesc;
 
 extern List *gr_scan_desc_to_list(const GrScanDesc *d);
