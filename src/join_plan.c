@@ -18,6 +18,8 @@
  */
 #include "pg_compat.h"
 
+#include <limits.h>
+
 #include "catalog/pg_opfamily.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
