@@ -457,6 +457,20 @@ init_joined_row(BulkScanState *bs, EState *estate)
 	bs->jslot = gr_alloc_table_slot(&estate->es_tupleTable, desc, &TTSOpsVirtual);
 }
 
+/*
+ * Whether a relation of the join hashed no row: then no row joins, and the
+ * table is not read, as PostgreSQL's hash join reads no outer row over an
+ * empty inner one (so neither raises an error the table's rows would).
+ */
+static bool
+join_empty(BulkScanState *bs)
+{
+	for (int j = 0; j < bs->njoins; j++)
+		if (bs->joins[j].hash->nrows == 0)
+			return true;
+	return false;
+}
+
 /* Bind the joined-row program's constants for this scan. */
 static void
 bind_joined_row(BulkScanState *bs)
@@ -1676,7 +1690,7 @@ run_scan(BulkScanState *bs)
 
 	build_joins(bs);
 	bind_joined_row(bs);
-	for (int i = 0; i < bs->ntables; i++)
+	for (int i = 0; i < bs->ntables && !join_empty(bs); i++)
 		scan_table(bs, &bs->tables[i]);
 	count_batches(bs, &before);
 }

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# bench/pg/joins.sh -- aggregate queries over a star of joins: the node's
+# join (the fact table read from its pages, the dimensions hashed from
+# PostgreSQL's plans for them) against PostgreSQL's own plan, side by side.
+#
+# A fact table of ROWS rows (default 10 M) with three dimensions (100 000
+# customers, 10 000 items, 100 stores) and a region table under the stores,
+# all keyed, VACUUM ANALYZEd and prewarmed.  For each query below and each
+# max_parallel_workers_per_gather in WORKERS (default "0 8") it checks the
+# default plan's answer against PostgreSQL's (gpu_reduce.bulk_scan = off),
+# then times both, alternating, RUNS times each (default 3), every run in a
+# fresh session, and prints one line per query and setting: whether the
+# node was in the plan, both medians (ms) and their ratio (PostgreSQL's
+# over the default's: above 1 the node is faster).
+#
+# usage: bash bench/pg/joins.sh [--server harness|gpuhost] [ROWS] [RUNS]
+#   harness (default): test/harness.sh's throwaway server on a Debian host
+#   (root or sudo); gpuhost: the relocatable PostgreSQL of .gpuhost/ with a
+#   carried build in .gpubuild/ (bench/pg/server_gpuhost.sh), results under
+#   $OUT when set.  JOINS_WORKERS overrides WORKERS.
+set -euo pipefail
+PGB_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PGB_DIR=$PGB_ROOT/bench/pg
+server=harness
+if [ "${1:-}" = --server ]; then
+	server=$2
+	shift 2
+fi
+rows=${1:-10000000}
+runs=${2:-3}
+workers=${JOINS_WORKERS:-0 8}
+PGB_OUT=${OUT:-$(mktemp -d /tmp/gpu_reduce_joins.XXXXXX)}
+PGB_ARGS=()
+mkdir -p "$PGB_OUT"
+pgb_log() { printf '[joins] %s\n' "$*" >&2; }
+pgb_die() { printf '[joins] ERROR: %s\n' "$*" >&2; exit 1; }
+case $server in
+harness) source "$PGB_DIR/server_harness.sh" ;;
+gpuhost) source "$PGB_DIR/server_gpuhost.sh" ;;
+*) pgb_die "unknown server '$server' (harness or gpuhost)" ;;
+esac
+
+pgb_server_start -c shared_preload_libraries=gpu_reduce -c max_worker_processes=32 \
+	-c max_parallel_workers=16 -c shared_buffers=${JOINS_SHARED_BUFFERS:-4GB} -c work_mem=256MB
+pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS gpu_reduce" >/dev/null
+pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 || true
+loaded=$(pgb_psql -Atc "SELECT count(*) FROM pg_class WHERE relname = 'jb_fact' AND reltuples = $rows" 2>/dev/null || echo 0)
+if [ "$loaded" != 1 ]; then
+	pgb_log "loading $rows rows"
+	pgb_psql -q <<SQL
+DROP TABLE IF EXISTS jb_fact, jb_customer, jb_item, jb_store, jb_region;
+CREATE TABLE jb_region (r_id int PRIMARY KEY, r_name text);
+INSERT INTO jb_region SELECT i, 'region' || i FROM generate_series(0, 4) i;
+CREATE TABLE jb_store (s_id int PRIMARY KEY, s_region int, s_size int);
+INSERT INTO jb_store SELECT i, i % 5, i % 7 FROM generate_series(1, 100) i;
+CREATE TABLE jb_item (it_id int PRIMARY KEY, it_class int, it_price numeric(10,2));
+INSERT INTO jb_item SELECT i, i % 40, (i % 500) + 0.99 FROM generate_series(1, 10000) i;
+CREATE TABLE jb_customer (c_id int PRIMARY KEY, c_segment int, c_since date);
+INSERT INTO jb_customer SELECT i, i % 5, date '2015-01-01' + (i % 2000) FROM generate_series(1, 100000) i;
+CREATE TABLE jb_fact (f_id bigint, f_customer int, f_item int, f_store int, f_qty int,
+                      f_amount numeric(12,2), f_day date) WITH (parallel_workers = 8);
+INSERT INTO jb_fact SELECT i, 1 + (i * 7919) % 100000, 1 + (i * 104729) % 10000, 1 + i % 100,
+       1 + i % 20, ((i * 31) % 100000) / 100.0, date '2020-01-01' + (i % 1460)::int
+FROM generate_series(1, $rows) i;
+VACUUM (FREEZE, ANALYZE) jb_fact, jb_customer, jb_item, jb_store, jb_region;
+SQL
+fi
+pgb_psql -qAt -c "SELECT sum(pg_prewarm(c)) FROM unnest(ARRAY['jb_fact', 'jb_customer', 'jb_item', 'jb_store', 'jb_region']::regclass[]) c" >/dev/null 2>&1 || true
+
+# name | query
+queries=$(cat <<'Q'
+star1   | SELECT s_region, sum(f_qty), sum(f_amount), count(*) FROM jb_fact JOIN jb_store ON s_id = f_store GROUP BY 1
+star2   | SELECT it_class, sum(f_amount), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item WHERE it_price < 100 GROUP BY 1
+star3   | SELECT c_segment, r_name, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region WHERE f_day >= date '2022-01-01' GROUP BY 1, 2
+span    | SELECT s_region, sum(f_qty * it_price), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item JOIN jb_store ON s_id = f_store GROUP BY 1
+Q
+)
+
+# milliseconds of one run in a fresh session; $1 = postgres options, $2 = query
+run_ms() {
+	PGOPTIONS="$1" pgb_psql -X -q -c '\timing on' -c '\o /dev/null' -c "$2" |
+		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+printf '%-7s %-7s %-5s %12s %12s %8s\n' query workers node native_ms node_ms ratio | tee "$PGB_OUT/joins.txt"
+while IFS='|' read -r name query; do
+	name=${name// /}
+	[ -n "$name" ] || continue
+	for w in $workers; do
+		opts="-c max_parallel_workers_per_gather=$w"
+		node=no
+		PGOPTIONS="$opts" pgb_psql -X -At -c "EXPLAIN $query" | grep -q GpuReduce && node=yes
+		a=$(PGOPTIONS="$opts" pgb_psql -X -At -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM ($query) t")
+		b=$(PGOPTIONS="$opts -c gpu_reduce.bulk_scan=off" pgb_psql -X -At \
+			-c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM ($query) t")
+		[ "$a" = "$b" ] || pgb_die "answers differ: $name with $w workers"
+		: >"$PGB_OUT/n" && : >"$PGB_OUT/d"
+		for _ in $(seq 1 "$runs"); do
+			run_ms "$opts -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/n"
+			run_ms "$opts" "$query" >>"$PGB_OUT/d"
+		done
+		n=$(median <"$PGB_OUT/n")
+		d=$(median <"$PGB_OUT/d")
+		printf '%-7s %-7s %-5s %12.1f %12.1f %8.2f\n' "$name" "$w" "$node" "$n" "$d" \
+			"$(awk -v n="$n" -v d="$d" 'BEGIN { print n / d }')" | tee -a "$PGB_OUT/joins.txt"
+	done
+done <<<"$queries"
+pgb_log "results in $PGB_OUT/joins.txt"
