@@ -331,8 +331,9 @@ def make_dim(rng, name):
         base = rng.choice([f"g % {r} - {r // 2}", f"g % {r}", f"(g::int8 * {p}) % {r} - {r // 2}"])
         lits = [str(v) for v in (0, 1, -1, r // 3, -(r // 4))]
         cls = 'int'
-    nulls = rng.choice([0, 0, 5, 20])
-    kexpr = f"(CASE WHEN g % 100 < {nulls} THEN NULL ELSE {base} END)::{ktype}" if nulls else f"({base})::{ktype}"
+    nulls = 100 if rng.random() < 0.05 else rng.choice([0, 0, 5, 20])  # 100: no key, an empty hash table
+    kexpr = f"(CASE WHEN (g::int8 * 37) % 100 < {nulls} THEN NULL ELSE {base} END)::{ktype}" if nulls else \
+        f"({base})::{ktype}"
     cols = [Column('xk', ktype, cls, kexpr, lits, r),
             Column('xk2', 'int4', 'int', f"((g::int8 * {p}) % 7 - 3)::int4", ['0', '1', '-3', '3'], 7)]
     rv = rng.choice([5, 20, 100, 1000])
@@ -950,9 +951,36 @@ def explain_away(server, qr, node, ref):
     (sorted groups streamed into the LIMIT stop before the failing row or group: PostgreSQL's
     plan before a row's error, the Finalize Aggregate above the node before a group whose final
     function raises it; without the LIMIT the planner may choose other plans, which does not
-    matter here), 'order' when the sides failed differently and alike once PostgreSQL's plan
+    matter here), 'joinorder' when only one side of a join failed and one of PostgreSQL's
+    other join plans answers as the node did, 'order' when the sides failed differently and alike once PostgreSQL's plan
     reads the rows in the table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate
     may fail finishing a group before it reads a later group's failing row); else None."""
+    if qr.joins and (node.state == '00000') != (ref.state == '00000'):
+        # PostgreSQL's join reads neither side past an empty one (a hash join with no outer row
+        # builds no hash table, none probes an empty one; merge and nested loops alike): an
+        # error in the other relation's WHERE clauses comes with one join method or order and
+        # not with another.  Explained when that relation's scan with its own conjuncts alone
+        # fails as the node did (PostgreSQL's plan), or one of PostgreSQL's other plans answers
+        # as the node did.
+        failed = node if node.state != '00000' else ref
+        aliases = [j.alias + '.' for j in qr.joins]
+        scans = [(qr.table, qr.only, [w for w in qr.where if not any(a in w for a in aliases)])]
+        for j in qr.joins:
+            others = [a for a in aliases if a != j.alias + '.']
+            scans.append((Table(f"{j.dim.name} {j.alias}", 'dim', 0), False,
+                          [w for w in qr.where if j.alias + '.' in w and not any(a in w for a in others)]))
+        for table, only, where in scans:
+            if failed is node and where:
+                scan = Query(qr.idx, table, qr.settings, [], [Agg('count*')], where, [], None, None, only)
+                res = check_one(server, scan, recheck=False)[1]
+                if '0.r' in res and res['0.r'].state == failed.state:
+                    return 'joinorder'
+        for alt in ([('enable_hashjoin', 'off')], [('enable_hashjoin', 'off'), ('enable_mergejoin', 'off')],
+                    [('enable_mergejoin', 'off'), ('enable_nestloop', 'off')]):
+            cand = qr.copy(settings=qr.settings.replace(items=list(qr.settings.items) + alt))
+            res = check_one(server, cand, recheck=False)[1]
+            if '0.r' in res and compare(qr, node, res['0.r']) == 'pass':
+                return 'joinorder'
     if qr.limit is not None and (node.state == '00000') != (ref.state == '00000'):
         failed, other = (node, '0.r') if node.state != '00000' else (ref, '0.n')
         res = check_one(server, qr.copy(limit=None), recheck=False)[1]
@@ -1061,7 +1089,7 @@ class Fuzzer:
         self.rng = random.Random(args.seed)
         self.tables = make_tables(self.rng, args.seed)
         self.stats = dict(queries=0, compared=0, node=0, passed=0, diff=0, crash=0, timeout=0, skip=0, limit=0,
-                          order=0, precedence=0, corrupted=0, detected=0, minimised=0,
+                          order=0, precedence=0, joinorder=0, corrupted=0, detected=0, minimised=0,
                           join=0, join_node=0)
         self.states = {}  # SQLSTATEs of the errors both sides raised alike
 
@@ -1138,8 +1166,8 @@ class Fuzzer:
             st['skip'] += 1
         else:
             st['compared'] += 1
-            st['passed'] += outcome in ('pass', 'limit', 'order', 'precedence')
-            if outcome in ('limit', 'order', 'precedence'):
+            st['passed'] += outcome in ('pass', 'limit', 'order', 'precedence', 'joinorder')
+            if outcome in ('limit', 'order', 'precedence', 'joinorder'):
                 st[outcome] += 1
             st['detected'] += outcome == 'diff' and qr.corrupt
             if outcome == 'pass' and node.state != '00000':
@@ -1170,7 +1198,8 @@ class Fuzzer:
         st = self.stats
         errs = ', '.join(f"{k} x{v}" for k, v in sorted(self.states.items(), key=lambda kv: -kv[1])[:8])
         self.say(f"{st['timeout']} timeouts, {st['skip']} not comparable, {st['limit']} errors only past the "
-                 f"LIMIT, {st['order']} errors in row order, {st['precedence']} both failed with another of the "
+                 f"LIMIT, {st['order']} errors in row order, {st['joinorder']} errors only under another join "
+                 f"plan, {st['precedence']} both failed with another of the "
                  f"query's errors, errors alike: {errs or 'none'}; "
                  f"{time.time() - self.t0:.0f} s")
         if self.args.server_log:
