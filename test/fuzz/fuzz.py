@@ -19,7 +19,19 @@ Design
              times, long and compressible text; a column dropped and one added
              with a DEFAULT after the load, dead tuples, an index, a range or
              list partitioned table (a partition attached with another column
-             order) or an inheritance child.
+             order) or an inheritance child.  make_dim(): one or two small
+             dimensions (fz<seed>_j0, _j1; their own random stream): an int2/
+             int4/int8/date key xk with NULLs (sometimes all: an empty hash
+             table) and duplicates (many-to-many), xk2 for composite keys, xv
+             for a snowflake, a column of each other class.
+  Joins      gen_joins(): a quarter of the queries join the fact table (mostly
+             a plain one, the node's probe table) to the dimensions: xk = a fact
+             column of its class (int4 = int8 too), sometimes AND xk2 = another,
+             sometimes the second dimension to the first (xv); now and then a
+             shape the node declines (LEFT/RIGHT/FULL JOIN, a '<' join clause, an
+             aggregate over two relations).  Keys, aggregates and conjuncts come
+             from the fact's or a dimension's ExprGen (DimView: columns
+             qualified by the alias); in half of them only plain columns.
   Queries    ExprGen, gen_query(): 0-3 GROUP BY keys, 1-6 native and gpu_*
              aggregates over columns and expressions, WHERE conjuncts of every
              kind the node compiles and some it declines (half the queries leave
@@ -40,7 +52,10 @@ Design
              both sides are PostgreSQL's parallel plan, row order decides native
              float sums and float/numeric min/max: not compared.  A difference
              PostgreSQL's plan makes by its row order alone (an error past a
-             LIMIT, which of two errors comes first) is run again to tell.
+             LIMIT, which of two errors comes first) is run again to tell; so is
+             a join's error that PostgreSQL's join skipped by never reading a
+             relation (the other side empty): that relation's scan alone, or
+             another join method, must fail as the node did.
   Protocol   Server: one psql process (-X -q -A -t, ON_ERROR_STOP=0) per batch,
              a marker (\\echo @@END tag :SQLSTATE ...) after each statement of
              interest.  Phase 1 EXPLAINs each query (GpuReduce in the plan?),
@@ -48,8 +63,9 @@ Design
              server log is a crash of the query in flight: wait for the server,
              go on with the next query.
   Failures   Each is shrunk a little (aggregates, conjuncts, keys, HAVING, ORDER
-             BY, settings dropped one at a time while it still fails; bounded)
-             and written to --out as a replayable SQL script: the table's DDL
+             BY, settings, joins no other part reads dropped one at a time while
+             it still fails; bounded) and written to --out as a replayable SQL
+             script: the tables' DDL
              and data, the settings, both queries, both outputs.
 
 The last line is 'N passed, M failed' (N: queries whose answers agreed; M:
