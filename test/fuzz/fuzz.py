@@ -810,6 +810,13 @@ def gen_query(rng, idx, tables, profile, avail):
                         'int'))
     where = [c for _ in range(rng.choices([0, 1, 2, 3], [25, 40, 25, 10])[0])
              for c in pick(0.4).conjuncts(rng.randint(0, 2))]
+    if dgens and rng.random() < 0.15:  # a comparison across relations: the joined row's
+        cls = rng.choice(['int', 'int', 'date', 'num', 'float'])
+        where.append(f"{rng.choice(dgens).col(cls).name} {rng.choice(['<', '<=', '<>', '=', '>'])} "
+                     f"{g.col(cls).name}")
+    if dgens and rng.random() < 0.08:  # a key over two relations
+        k = f"({g.col('int').name} - {dgens[0].col('int').name})"
+        keys.append(Key(k, k, 100, None))
     for k in keys:  # an equality fixing a key
         if k.col is not None and rng.random() < 0.25 and k.col.cls != 'bool':
             lit = rng.choice(k.col.lits)
