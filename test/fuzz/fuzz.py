@@ -19,7 +19,19 @@ Design
              times, long and compressible text; a column dropped and one added
              with a DEFAULT after the load, dead tuples, an index, a range or
              list partitioned table (a partition attached with another column
-             order) or an inheritance child.
+             order) or an inheritance child.  make_dim(): one or two small
+             dimensions (fz<seed>_j0, _j1; their own random stream): an int2/
+             int4/int8/date key xk with NULLs (sometimes all: an empty hash
+             table) and duplicates (many-to-many), xk2 for composite keys, xv
+             for a snowflake, a column of each other class.
+  Joins      gen_joins(): a quarter of the queries join the fact table (mostly
+             a plain one, the node's probe table) to the dimensions: xk = a fact
+             column of its class (int4 = int8 too), sometimes AND xk2 = another,
+             sometimes the second dimension to the first (xv); now and then a
+             shape the node declines (LEFT/RIGHT/FULL JOIN, a '<' join clause, an
+             aggregate over two relations).  Keys, aggregates and conjuncts come
+             from the fact's or a dimension's ExprGen (DimView: columns
+             qualified by the alias); in half of them only plain columns.
   Queries    ExprGen, gen_query(): 0-3 GROUP BY keys, 1-6 native and gpu_*
              aggregates over columns and expressions, WHERE conjuncts of every
              kind the node compiles and some it declines (half the queries leave
@@ -40,7 +52,10 @@ Design
              both sides are PostgreSQL's parallel plan, row order decides native
              float sums and float/numeric min/max: not compared.  A difference
              PostgreSQL's plan makes by its row order alone (an error past a
-             LIMIT, which of two errors comes first) is run again to tell.
+             LIMIT, which of two errors comes first) is run again to tell; so is
+             a join's error that PostgreSQL's join skipped by never reading a
+             relation (the other side empty): that relation's scan alone, or
+             another join method, must fail as the node did.
   Protocol   Server: one psql process (-X -q -A -t, ON_ERROR_STOP=0) per batch,
              a marker (\\echo @@END tag :SQLSTATE ...) after each statement of
              interest.  Phase 1 EXPLAINs each query (GpuReduce in the plan?),
@@ -48,8 +63,9 @@ Design
              server log is a crash of the query in flight: wait for the server,
              go on with the next query.
   Failures   Each is shrunk a little (aggregates, conjuncts, keys, HAVING, ORDER
-             BY, settings dropped one at a time while it still fails; bounded)
-             and written to --out as a replayable SQL script: the table's DDL
+             BY, settings, joins no other part reads dropped one at a time while
+             it still fails; bounded) and written to --out as a replayable SQL
+             script: the tables' DDL
              and data, the settings, both queries, both outputs.
 
 The last line is 'N passed, M failed' (N: queries whose answers agreed; M:
@@ -58,6 +74,7 @@ differences and crashes); the exit status is 0 only when M is 0.
 
 import argparse
 import collections
+import copy
 import datetime
 import os
 import random
@@ -310,11 +327,70 @@ def make_table(rng, name, kind, rows):
     return t
 
 
+def make_dim(rng, name):
+    """A small dimension Table (kind 'dim') for joins: a key xk (int2, int4, int8 or date) over
+    values the fact tables' columns of its class take, some NULL keys, sometimes duplicate keys
+    (a many-to-many join); xk2 (int4, a few values) for composite keys, xv (int4) a snowflake's
+    key to the other dimension's xk or xk2, and a column of each other class.  Its columns are
+    referenced qualified by the query's alias (dim_view)."""
+    t = Table(name, 'dim', 0)
+    ktype = rng.choice(['int2', 'int4', 'int8', 'int4', 'date'])
+    r, dup = rng.choice([5, 20, 100, 1000]), rng.choice([1, 1, 1, 2, 3])
+    rows = r * dup
+    p = rng.choice(PRIMES)
+    if ktype == 'date':
+        base = f"date '2000-01-01' + (g % {r} - {r // 3})::int4"
+        lits = [f"date '{datetime.date(2000, 1, 1) + datetime.timedelta(days=rng.randrange(r) - r // 3)}'"
+                for _ in range(3)]
+        cls = 'date'
+    else:
+        base = rng.choice([f"g % {r} - {r // 2}", f"g % {r}", f"(g::int8 * {p}) % {r} - {r // 2}"])
+        lits = [str(v) for v in (0, 1, -1, r // 3, -(r // 4))]
+        cls = 'int'
+    nulls = 100 if rng.random() < 0.05 else rng.choice([0, 0, 5, 20])  # 100: no key, an empty hash table
+    kexpr = f"(CASE WHEN (g::int8 * 37) % 100 < {nulls} THEN NULL ELSE {base} END)::{ktype}" if nulls else \
+        f"({base})::{ktype}"
+    cols = [Column('xk', ktype, cls, kexpr, lits, r),
+            Column('xk2', 'int4', 'int', f"((g::int8 * {p}) % 7 - 3)::int4", ['0', '1', '-3', '3'], 7)]
+    rv = rng.choice([5, 20, 100, 1000])
+    cols.append(Column('xv', 'int4', 'int', wrap(rng, f"(g::int8 * {rng.choice(PRIMES)}) % {rv} - {rv // 2}",
+                                                  ['0'], 'int4'), ['0', '1', str(rv // 3)], min(rv, rows)))
+    for cname, typ in (('xn', 'numeric_s'), ('xf', 'float8'), ('xi', 'int8'), ('xdt', 'date'), ('xt', 'text'),
+                       ('xb', 'bool')):
+        cols.append(make_column(rng, cname, typ, rows))
+    t.ddl += [f"DROP TABLE IF EXISTS {name} CASCADE",
+              f"CREATE TABLE {name} ({', '.join(f'{c.name} {c.sqltype}' for c in cols)})",
+              f"INSERT INTO {name} ({', '.join(c.name for c in cols)}) "
+              f"SELECT {', '.join(c.expr for c in cols)} FROM generate_series(1, {rows}) g"]
+    if rng.random() < 0.3:
+        t.ddl.append(f"DELETE FROM {name} WHERE xk2 = {rng.randint(-3, 3)}")
+    if rng.random() < 0.3:
+        t.ddl.append(f"CREATE INDEX ON {name} (xk)")
+    t.ddl.append(f"ANALYZE {name}")
+    t.columns, t.rows = cols, rows
+    return t
+
+
+class DimView:
+    """A dimension's columns as one query references them: qualified by its alias (for ExprGen)."""
+
+    def __init__(self, dim, alias):
+        self.name, self.columns = dim.name, []
+        for c in dim.columns:
+            v = copy.copy(c)
+            v.name = f"{alias}.{c.name}"
+            self.columns.append(v)
+
+
 def make_tables(rng, seed):
-    """The seed's tables: a large plain one, one maybe partitioned, one maybe with an inheritance child."""
+    """The seed's tables: a large plain one, one maybe partitioned, one maybe with an inheritance
+    child; then one or two small dimensions (kind 'dim') that join queries join them to, made from
+    another random stream so that the seed's other tables stay as they were."""
     kinds = ['plain', rng.choice(['range', 'list', 'plain']), rng.choice(['inherit', 'plain'])]
     rows = [rng.randint(10000, 60000), int(2000 * 20 ** rng.random()), rng.randint(8000, 30000)]
-    return [make_table(rng, f"fz{seed}_{k}", kind, n) for k, (kind, n) in enumerate(zip(kinds, rows))]
+    tables = [make_table(rng, f"fz{seed}_{k}", kind, n) for k, (kind, n) in enumerate(zip(kinds, rows))]
+    drng = random.Random(f"dims {seed}")
+    return tables + [make_dim(drng, f"fz{seed}_j{k}") for k in range(drng.choice([1, 2, 2]))]
 
 
 # ---------------------------------------------------------------- queries
@@ -348,10 +424,11 @@ class Agg:
 class ExprGen:
     """Random expressions, conditions, keys and aggregates over one table's columns.
     friendly: leave out what the node is known to decline (text functions, arithmetic and
-    comparisons of unconstrained numerics, ...), so that more queries reach it."""
+    comparisons of unconstrained numerics, ...), so that more queries reach it.  plain: keys and
+    aggregate arguments are columns (a join's node takes only expressions that cannot raise an error)."""
 
-    def __init__(self, rng, table, friendly=False):
-        self.r, self.t, self.friendly = rng, table, friendly
+    def __init__(self, rng, table, friendly=False, plain=False):
+        self.r, self.t, self.friendly, self.plain = rng, table, friendly, plain
         self.by, self.arith = {}, {}
         for c in table.columns:
             self.by.setdefault(c.cls, []).append(c)
@@ -401,7 +478,7 @@ class ExprGen:
     def time_value(self, cls):
         """A random date, timestamp or timestamptz expression (mostly a column)."""
         c, r = self.col(cls), self.r
-        if r.random() < (0.95 if self.friendly else 0.75):
+        if self.plain or r.random() < (0.95 if self.friendly else 0.75):
             return c.name
         return r.choice({'date': [f"{c.name} + 7", f"COALESCE({c.name}, date '2000-01-01')",
                                   f"CASE WHEN {self.cond(0)} THEN {c.name} END"],
@@ -514,6 +591,8 @@ class ExprGen:
                      (f"length({n})", 'int', 20, True)]
         if self.friendly:
             opts = [o for o in opts if not o[3]]
+        if self.plain:
+            opts = opts[:3]
         sql, cls, nd, _ = self.r.choice(opts)
         out = sql  # a group shows its first row's -0 or 0, 1.5 or 1.50: shown normalised
         if cls == 'float' and (sql != n or c.norm):
@@ -544,9 +623,9 @@ class ExprGen:
             classes = tuple(self.by)
         if func in SUM_FAMILY and native != 'exact':
             classes = tuple(x for x in classes if x != 'float')
-        cls = r.choice(classes)
+        cls = r.choice([x for x in classes if x in self.by])
         if cls in NUMBER:
-            arg = self.col(cls).name if r.random() < 0.55 else self.value(cls, r.choice([1, 1, 2]))
+            arg = self.col(cls).name if self.plain or r.random() < 0.55 else self.value(cls, r.choice([1, 1, 2]))
         else:
             arg = self.time_value(cls) if cls in TIME else self.col(cls).name
         k = r.choices(['1', '2', '3', '5', '0', '100001', 'NULL::int'], [20, 20, 20, 20, 1, 1, 1])[0]
@@ -590,7 +669,8 @@ def gen_settings(rng, profile, avail):
                                ('gpu_reduce.page_pins', 0.08, ['4', '16']),
                                ('gpu_reduce.debug_job_groups', 0.08, ['1', '4']),
                                ('gpu_reduce.enabled', 0.08, ['off']),
-                               ('hash_mem_multiplier', 0.08, ['1'])):
+                               ('hash_mem_multiplier', 0.08, ['1']),
+                               ('gpu_reduce.join_memory', 0.04, ['64kB', '1MB'])):
         if rng.random() < prob:
             s.append((name, rng.choice(values)))
     if profile == 'gpu':
@@ -602,8 +682,8 @@ def gen_settings(rng, profile, avail):
 class Query:
     """One generated query with its settings, kept in parts to render either side, corrupt or shrink it."""
 
-    def __init__(self, idx, table, settings, keys, aggs, where, having, order, limit, only):
-        self.idx, self.table, self.settings = idx, table, settings
+    def __init__(self, idx, table, settings, keys, aggs, where, having, order, limit, only, joins=()):
+        self.idx, self.table, self.settings, self.joins = idx, table, settings, list(joins)
         self.keys, self.aggs, self.where, self.having = keys, aggs, where, having
         self.order, self.limit, self.only = order, limit, only
         self.corrupt = False   # negative control: the node side's first aggregate is count(*) + 1
@@ -616,6 +696,7 @@ class Query:
         if self.corrupt and side == 'node':
             sel[len(self.keys)] = 'count(*) + 1'
         text = f"SELECT {', '.join(sel)} FROM {'ONLY ' if self.only else ''}{self.table.name}"
+        text += ''.join(' ' + j.sql for j in self.joins)
         if self.where:
             text += ' WHERE ' + ' AND '.join(self.where)
         if self.keys:
@@ -629,7 +710,7 @@ class Query:
     def copy(self, **changes):
         """A shallow copy with some parts replaced."""
         c = Query(self.idx, self.table, self.settings, self.keys, self.aggs, self.where, self.having,
-                  self.order, self.limit, self.only)
+                  self.order, self.limit, self.only, self.joins)
         c.corrupt, c.node, c.parallel = self.corrupt, self.node, self.parallel
         for k, v in changes.items():
             setattr(c, k, v)
@@ -653,23 +734,89 @@ class Query:
             yield self.copy(settings=self.settings.replace(items=items[:i] + items[i + 1:]))
         if self.settings.txn:
             yield self.copy(settings=self.settings.replace(txn=False))
+        for i in reversed(range(len(self.joins))):  # a join no other part reads
+            cand = self.copy(joins=self.joins[:i] + self.joins[i + 1:])
+            if f"{self.joins[i].alias}." not in cand.sql('node'):
+                yield cand
+
+    def ddl(self):
+        """The DDL of every table the query reads."""
+        return self.table.ddl + [d for j in self.joins for d in j.dim.ddl]
+
+
+# A joined dimension: its Table, the query's alias for it, the join's SQL (JOIN ... ON ...).
+Join = collections.namedtuple('Join', 'dim alias sql')
+
+
+def gen_joins(rng, t, dims):
+    """One or two joins of fact table t to dimensions: the key's equality to a fact column of its
+    class (int2/int4/int8 to any of them, date to date), sometimes composite (xk2 too), sometimes a
+    snowflake (the second dimension joined to the first by xv); now and then a shape the node
+    declines (LEFT JOIN, a '<' join clause next to the equality).  Returns (joins, views)."""
+    joins, views = [], []
+    def fact_col(cls):
+        cs = [c for c in t.columns if c.cls == cls and (cls != 'date' or c.sqltype == 'date')]
+        return rng.choice(cs).name if cs else None
+    order = rng.sample(dims, rng.randint(1, len(dims)))
+    for n, d in enumerate(order):
+        alias = f"j{n}"
+        kcls = d.columns[0].cls
+        if n > 0 and rng.random() < 0.5:  # snowflake: to the dimension joined before
+            on = [f"{rng.choice([f'{alias}.xk', f'{alias}.xk2'] if kcls == 'int' else [f'{alias}.xk2'])}"
+                  f" = {joins[-1].alias}.xv"]
+        else:
+            on = [f"{alias}.xk = {fact_col(kcls)}"]
+            if rng.random() < 0.25:
+                on.append(f"{alias}.xk2 = {fact_col('int')}")
+        kind, decline = 'JOIN', rng.random()
+        if decline < 0.06:
+            kind = rng.choice(['LEFT JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'FULL JOIN'])
+        elif decline < 0.12:
+            on.append(f"{alias}.xk2 {rng.choice(['<', '<=', '<>'])} {fact_col('int')}")
+        elif rng.random() < 0.25:
+            on.reverse()
+        joins.append(Join(d, alias, f"{kind} {d.name} {alias} ON {' AND '.join(on)}"))
+        views.append(DimView(d, alias))
+    return joins, views
 
 
 def gen_query(rng, idx, tables, profile, avail):
     """A random query over one of the tables, with its random settings."""
     s = gen_settings(rng, profile, avail)
     native = s.get('gpu_reduce.native_aggregates')
-    t = rng.choice(tables)
-    g = ExprGen(rng, t, friendly=rng.random() < 0.5)
+    facts, dims = [t for t in tables if t.kind != 'dim'], [t for t in tables if t.kind == 'dim']
+    join = dims and rng.random() < 0.25
+    # a join's probe table is mostly a plain one: the node declines a partitioned or inherited one
+    t = rng.choice([x for x in facts if x.kind == 'plain'] if join and rng.random() < 0.85 else facts)
+    friendly = rng.random() < 0.5
+    g = ExprGen(rng, t, friendly=friendly, plain=join and friendly)
+    joins, dgens = [], []
+    if join:
+        joins, views = gen_joins(rng, t, dims)
+        dgens = [ExprGen(rng, v, friendly=friendly or rng.random() < 0.5, plain=friendly) for v in views]
+
+    def pick(share):  # the generator of a key, aggregate or conjunct: the fact table's or a dimension's
+        return rng.choice(dgens) if dgens and rng.random() < share else g
     keys, groups = [], 1
     for _ in range(rng.choices([0, 1, 2, 3], [30, 40, 20, 10])[0]):
-        k = g.key()
+        k = pick(0.5).key()
         if groups * k.nd <= 5000 or rng.random() < 0.1:
             keys.append(k)
             groups *= k.nd
-    aggs = [g.agg(native) for _ in range(rng.choices(range(1, 7), [25, 25, 20, 12, 10, 8])[0])]
+    aggs = [pick(0.35).agg(native) for _ in range(rng.choices(range(1, 7), [25, 25, 20, 12, 10, 8])[0])]
+    if dgens and rng.random() < 0.08:  # an expression over two relations: PostgreSQL's plan
+        fi = [c.name for c in t.columns if c.cls == 'int']
+        aggs.append(Agg(rng.choice(['sum', 'max', 'count']), f"({rng.choice(fi)} + {dgens[0].col('int').name})",
+                        'int'))
     where = [c for _ in range(rng.choices([0, 1, 2, 3], [25, 40, 25, 10])[0])
-             for c in g.conjuncts(rng.randint(0, 2))]
+             for c in pick(0.4).conjuncts(rng.randint(0, 2))]
+    if dgens and rng.random() < 0.15:  # a comparison across relations: the joined row's
+        cls = rng.choice(['int', 'int', 'date', 'num', 'float'])
+        where.append(f"{rng.choice(dgens).col(cls).name} {rng.choice(['<', '<=', '<>', '=', '>'])} "
+                     f"{g.col(cls).name}")
+    if dgens and rng.random() < 0.08:  # a key over two relations
+        k = f"({g.col('int').name} - {dgens[0].col('int').name})"
+        keys.append(Key(k, k, 100, None))
     for k in keys:  # an equality fixing a key
         if k.col is not None and rng.random() < 0.25 and k.col.cls != 'bool':
             lit = rng.choice(k.col.lits)
@@ -682,7 +829,8 @@ def gen_query(rng, idx, tables, profile, avail):
         order = [rng.choice(['', '', ' DESC']) for _ in range(len(keys) + len(aggs))]
         if rng.random() < 0.7 or groups > 5000:
             limit = rng.choice([1, 3, 10, 50])
-    return Query(idx, t, s, keys, aggs, where, having, order, limit, t.kind == 'inherit' and rng.random() < 0.2)
+    return Query(idx, t, s, keys, aggs, where, having, order, limit, t.kind == 'inherit' and rng.random() < 0.2,
+                 joins)
 
 
 # ---------------------------------------------------------------- running
@@ -826,9 +974,36 @@ def explain_away(server, qr, node, ref):
     (sorted groups streamed into the LIMIT stop before the failing row or group: PostgreSQL's
     plan before a row's error, the Finalize Aggregate above the node before a group whose final
     function raises it; without the LIMIT the planner may choose other plans, which does not
-    matter here), 'order' when the sides failed differently and alike once PostgreSQL's plan
+    matter here), 'joinorder' when only one side of a join failed and one of PostgreSQL's
+    other join plans answers as the node did, 'order' when the sides failed differently and alike once PostgreSQL's plan
     reads the rows in the table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate
     may fail finishing a group before it reads a later group's failing row); else None."""
+    if qr.joins and (node.state == '00000') != (ref.state == '00000'):
+        # PostgreSQL's join reads neither side past an empty one (a hash join with no outer row
+        # builds no hash table, none probes an empty one; merge and nested loops alike): an
+        # error in the other relation's WHERE clauses comes with one join method or order and
+        # not with another.  Explained when that relation's scan with its own conjuncts alone
+        # fails as the node did (PostgreSQL's plan), or one of PostgreSQL's other plans answers
+        # as the node did.
+        failed = node if node.state != '00000' else ref
+        aliases = [j.alias + '.' for j in qr.joins]
+        scans = [(qr.table, qr.only, [w for w in qr.where if not any(a in w for a in aliases)])]
+        for j in qr.joins:
+            others = [a for a in aliases if a != j.alias + '.']
+            scans.append((Table(f"{j.dim.name} {j.alias}", 'dim', 0), False,
+                          [w for w in qr.where if j.alias + '.' in w and not any(a in w for a in others)]))
+        for table, only, where in scans:
+            if failed is node and where:
+                scan = Query(qr.idx, table, qr.settings, [], [Agg('count*')], where, [], None, None, only)
+                res = check_one(server, scan, recheck=False)[1]
+                if '0.r' in res and res['0.r'].state == failed.state:
+                    return 'joinorder'
+        for alt in ([('enable_hashjoin', 'off')], [('enable_hashjoin', 'off'), ('enable_mergejoin', 'off')],
+                    [('enable_mergejoin', 'off'), ('enable_nestloop', 'off')]):
+            cand = qr.copy(settings=qr.settings.replace(items=list(qr.settings.items) + alt))
+            res = check_one(server, cand, recheck=False)[1]
+            if '0.r' in res and compare(qr, node, res['0.r']) == 'pass':
+                return 'joinorder'
     if qr.limit is not None and (node.state == '00000') != (ref.state == '00000'):
         failed, other = (node, '0.r') if node.state != '00000' else (ref, '0.n')
         res = check_one(server, qr.copy(limit=None), recheck=False)[1]
@@ -888,7 +1063,7 @@ def write_failure(outdir, seed, qr, kind, res, prefix, orig, alone, loglines):
              f"-- as generated: {orig.sql('node')}"]
     lines += [f"-- server log: {ln}" for ln in loglines[:5]]
     lines += ["CREATE EXTENSION IF NOT EXISTS gpu_reduce;", "LOAD 'gpu_reduce';"]
-    lines += [d + ';' for d in qr.table.ddl]
+    lines += [d + ';' for d in qr.ddl()]
     lines.append(render_sets(qr.settings.items, False) + f"EXPLAIN (COSTS OFF) {qr.sql('node')};\nRESET ALL;")
     lines.append(run_unit(qr, 0, qr.node, markers=False)[0].rstrip())
     node, ref = res.get(f"{prefix}.n"), res.get(f"{prefix}.r")
@@ -937,7 +1112,8 @@ class Fuzzer:
         self.rng = random.Random(args.seed)
         self.tables = make_tables(self.rng, args.seed)
         self.stats = dict(queries=0, compared=0, node=0, passed=0, diff=0, crash=0, timeout=0, skip=0, limit=0,
-                          order=0, precedence=0, corrupted=0, detected=0, minimised=0)
+                          order=0, precedence=0, joinorder=0, corrupted=0, detected=0, minimised=0,
+                          join=0, join_node=0)
         self.states = {}  # SQLSTATEs of the errors both sides raised alike
 
     def say(self, text):
@@ -980,6 +1156,8 @@ class Fuzzer:
             plan = '\n'.join(res[f"{qr.idx}.e"].lines)
             qr.node, qr.parallel = 'GpuReduce' in plan, 'Gather' in plan
             self.stats['node'] += qr.node
+            self.stats['join'] += bool(qr.joins)
+            self.stats['join_node'] += bool(qr.joins) and qr.node
         res, crashed, loglines2, orphan2 = self.server.run_units([run_unit(qr, qr.idx, qr.node) for qr in live])
         failures += [(live[i], 'crash', res, loglines2) for i in crashed]
         if orphan or orphan2:
@@ -1011,8 +1189,8 @@ class Fuzzer:
             st['skip'] += 1
         else:
             st['compared'] += 1
-            st['passed'] += outcome in ('pass', 'limit', 'order', 'precedence')
-            if outcome in ('limit', 'order', 'precedence'):
+            st['passed'] += outcome in ('pass', 'limit', 'order', 'precedence', 'joinorder')
+            if outcome in ('limit', 'order', 'precedence', 'joinorder'):
                 st[outcome] += 1
             st['detected'] += outcome == 'diff' and qr.corrupt
             if outcome == 'pass' and node.state != '00000':
@@ -1043,7 +1221,8 @@ class Fuzzer:
         st = self.stats
         errs = ', '.join(f"{k} x{v}" for k, v in sorted(self.states.items(), key=lambda kv: -kv[1])[:8])
         self.say(f"{st['timeout']} timeouts, {st['skip']} not comparable, {st['limit']} errors only past the "
-                 f"LIMIT, {st['order']} errors in row order, {st['precedence']} both failed with another of the "
+                 f"LIMIT, {st['order']} errors in row order, {st['joinorder']} errors only under another join "
+                 f"plan, {st['precedence']} both failed with another of the "
                  f"query's errors, errors alike: {errs or 'none'}; "
                  f"{time.time() - self.t0:.0f} s")
         if self.args.server_log:
@@ -1052,7 +1231,8 @@ class Fuzzer:
             print(f"negative control: {st['corrupted']} corrupted queries, {st['detected']} detected")
         pct = 100.0 * st['node'] / max(st['queries'], 1)
         print(f"fuzz: {st['queries']} queries, {st['compared']} checks compared, {st['node']} through the node "
-              f"({pct:.1f}%), {st['diff']} differences, {st['crash']} crashes")
+              f"({pct:.1f}%), {st['join']} joins ({st['join_node']} through the node), {st['diff']} differences, "
+              f"{st['crash']} crashes")
         failed = st['diff'] + st['crash']
         print(f"{st['passed']} passed, {failed} failed")
         return 0 if failed == 0 else 1
