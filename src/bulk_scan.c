@@ -998,7 +998,7 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 				return;			/* a NULL equals nothing */
 			key[k] = gr_value_int(tv[p], bj->desc->srcwidth[k]);
 		}
-		for (int64 e = gr_join_hash_first(h, key); e >= 0; e = gr_join_hash_next(h, e, key))
+		for (int64 e = gr_join_hash_first(h, key); e >= 0; e = gr_join_hash_next(h, e))
 		{
 			bj->matches++;
 			memcpy(tv + bj->valpos, &h->vals[e * h->nvals], sizeof(uint64) * h->nvals);

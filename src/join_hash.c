@@ -5,8 +5,9 @@
  *	  relation, so its rows are those PostgreSQL's join would see), probed by
  *	  bulk_scan.c for each row the table keeps.
  *
- * Chained buckets over arrays: a row's keys, its values, and the next row of
- * its bucket, all in the relation's own memory context.
+ * Open addressing over a bucket per distinct key (its first column inline,
+ * its first row), the rows of one key chained, over arrays of the rows' keys
+ * and values, all in the relation's own memory context.
  */
 #include "pg_compat.h"
 
@@ -119,16 +120,28 @@ gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt)
 	}
 	nb = (int64) pg_nextpower2_64((uint64) Max(h->nrows * 2, 2));
 	h->mask = nb - 1;
-	h->buckets = MemoryContextAllocHuge(cxt, sizeof(int64) * nb);
+	h->buckets = MemoryContextAllocHuge(cxt, sizeof(GrJoinBucket) * nb);
 	h->next = MemoryContextAllocHuge(cxt, sizeof(int64) * Max(h->nrows, 1));
 	for (int64 b = 0; b < nb; b++)
-		h->buckets[b] = -1;
-	for (int64 e = 0; e < h->nrows; e++)
+		h->buckets[b].first = -1;
+	/* in reverse, so that each key's chain lists its rows in their order */
+	for (int64 e = h->nrows - 1; e >= 0; e--)
 	{
-		uint64		b = gr_join_hash_key(&h->keys[e * h->nkeys], h->nkeys) & h->mask;
+		const int64 *key = &h->keys[e * h->nkeys];
+		GrJoinBucket *bk = (GrJoinBucket *) gr_join_hash_find(h, key);
 
-		h->next[e] = h->buckets[b];
-		h->buckets[b] = e;
+		if (bk == NULL)
+		{
+			uint64		b = gr_join_hash_key(key, h->nkeys) & h->mask;
+
+			while (h->buckets[b].first >= 0)
+				b = (b + 1) & h->mask;
+			bk = &h->buckets[b];
+			bk->key0 = key[0];
+			bk->first = -1;
+		}
+		h->next[e] = bk->first;
+		bk->first = e;
 	}
 	h->bytes = MemoryContextMemAllocated(cxt, true);
 	return h;

@@ -18,14 +18,21 @@
 
 #include "scan_desc.h"
 
+/* One distinct key of a hashed relation: its first column inline, its rows chained. */
+typedef struct GrJoinBucket
+{
+	int64		key0;
+	int64		first;			/* its first row, or -1: an empty bucket */
+} GrJoinBucket;
+
 typedef struct GrJoinHash
 {
 	int			nkeys;
 	int			nvals;
 	int64		nrows;
 	uint64		mask;			/* buckets - 1 */
-	int64	   *buckets;		/* each bucket's first row, or -1 */
-	int64	   *next;			/* per row: the next in its bucket, or -1 */
+	GrJoinBucket *buckets;		/* open addressing, a bucket per distinct key */
+	int64	   *next;			/* per row: the next row of its key, or -1 */
 	int64	   *keys;			/* nrows x nkeys */
 	uint64	   *vals;			/* nrows x nvals */
 	bool	   *nulls;			/* nrows x nvals */
@@ -34,39 +41,47 @@ typedef struct GrJoinHash
 
 extern GrJoinHash *gr_join_hash_build(PlanState *child, const GrScanJoin *j,
 									  MemoryContext cxt);
+extern uint64 gr_join_hash_key(const int64 *key, int nkeys);
 
-/* The first row at or after row e (-1: none) in key's chain whose keys are key's. */
-static inline int64
-gr_join_hash_match(const GrJoinHash *h, int64 e, const int64 *key)
+/*
+ * The bucket of key (linear probing from its hash: a miss touches one cache
+ * line where the key's first column is unique), or NULL.
+ */
+static inline const GrJoinBucket *
+gr_join_hash_find(const GrJoinHash *h, const int64 *key)
 {
-	for (; e >= 0; e = h->next[e])
-	{
-		const int64 *k = &h->keys[e * h->nkeys];
-		int			i = 0;
+	uint64		b = gr_join_hash_key(key, h->nkeys) & h->mask;
 
-		while (i < h->nkeys && k[i] == key[i])
+	for (;; b = (b + 1) & h->mask)
+	{
+		const GrJoinBucket *bk = &h->buckets[b];
+		int			i = 1;
+
+		if (bk->first < 0)
+			return NULL;
+		if (bk->key0 != key[0])
+			continue;
+		while (i < h->nkeys && h->keys[bk->first * h->nkeys + i] == key[i])
 			i++;
 		if (i == h->nkeys)
-			return e;
+			return bk;
 	}
-	return -1;
 }
-
-extern uint64 gr_join_hash_key(const int64 *key, int nkeys);
 
 /* The first row whose keys are key's, or -1. */
 static inline int64
 gr_join_hash_first(const GrJoinHash *h, const int64 *key)
 {
-	return h->nrows == 0 ? -1 :
-		gr_join_hash_match(h, h->buckets[gr_join_hash_key(key, h->nkeys) & h->mask], key);
+	const GrJoinBucket *bk = h->nrows == 0 ? NULL : gr_join_hash_find(h, key);
+
+	return bk == NULL ? -1 : bk->first;
 }
 
-/* The next row after row e whose keys are key's, or -1. */
+/* The next row after row e with the same keys, or -1. */
 static inline int64
-gr_join_hash_next(const GrJoinHash *h, int64 e, const int64 *key)
+gr_join_hash_next(const GrJoinHash *h, int64 e)
 {
-	return gr_join_hash_match(h, h->next[e], key);
+	return h->next[e];
 }
 
 #endif							/* GR_JOIN_HASH_H */
