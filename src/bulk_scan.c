@@ -210,6 +210,7 @@ static void bulk_shutdown(CustomScanState *node);
 static void bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es);
 static int32 agg_k(void *arg, int agg);
 static Datum eval_const(BulkScanState *bs, ExprState *es, bool *isnull);
+static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds);
 static void emit_groups(BulkScanState *bs);
 
 static const CustomExecMethods bulk_exec_methods = {
@@ -457,33 +458,19 @@ init_joined_row(BulkScanState *bs, EState *estate)
 	bs->jslot = gr_alloc_table_slot(&estate->es_tupleTable, desc, &TTSOpsVirtual);
 }
 
-/*
- * Whether a relation of the join hashed no row: then no row joins, and the
- * table is not read, as PostgreSQL's hash join reads no outer row over an
- * empty inner one (so neither raises an error the table's rows would).
- */
-static bool
-join_empty(BulkScanState *bs)
-{
-	for (int j = 0; j < bs->njoins; j++)
-		if (bs->joins[j].hash->nrows == 0)
-			return true;
-	return false;
-}
-
-/* Bind the joined-row program's constants for this scan. */
+/* Bind a program's run-time constants (binds: each one's expression, or NULL) for this scan. */
 static void
-bind_joined_row(BulkScanState *bs)
+bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds)
 {
-	for (int k = 0; bs->jprog != NULL && k < bs->jprog->nconsts; k++)
+	for (int k = 0; k < prog->nconsts; k++)
 	{
 		Datum		v;
 		bool		isnull;
 
-		if (bs->jbinds[k] == NULL)
+		if (binds[k] == NULL)
 			continue;
-		v = eval_const(bs, bs->jbinds[k], &isnull);
-		gr_expr_bind(bs->jprog, k, v, isnull, exprType((Node *) bs->jbinds[k]->expr));
+		v = eval_const(bs, binds[k], &isnull);
+		gr_expr_bind(prog, k, v, isnull, exprType((Node *) binds[k]->expr));
 	}
 }
 
@@ -724,16 +711,8 @@ bind_quals(BulkScanState *bs, BulkTable *t)
 				break;
 		}
 	}
-	for (int k = 0; t->prog != NULL && k < t->prog->nconsts; k++)
-	{
-		Datum		v;
-		bool		isnull;
-
-		if (t->binds[k] == NULL)
-			continue;
-		v = eval_const(bs, t->binds[k], &isnull);
-		gr_expr_bind(t->prog, k, v, isnull, exprType((Node *) t->binds[k]->expr));
-	}
+	if (t->prog != NULL)
+		bind_program(bs, t->prog, t->binds);
 }
 
 /*
@@ -913,24 +892,6 @@ flush_kept(BulkScanState *bs, BulkTable *t, KeptRows *kr)
 	kr->n = 0;
 }
 
-/* A joined row's column c (bits as the decoder gives them) as a Datum of its type. */
-static Datum
-row_datum(uint64 bits, Form_pg_attribute att)
-{
-	if (!att->attbyval)
-		return PointerGetDatum((const void *) (uintptr_t) bits);
-	switch (att->attlen)
-	{
-		case 1:
-			return CharGetDatum((char) bits);
-		case 2:
-			return Int16GetDatum((int16) bits);
-		case 4:
-			return Int32GetDatum((int32) bits);
-	}
-	return (Datum) bits;
-}
-
 /*
  * A joined row the joined-row program handed back: PostgreSQL evaluates its
  * conjuncts, then its outputs into jxv and jxn, and into tv and tn as a
@@ -949,8 +910,12 @@ joined_row_fallback(BulkScanState *bs, uint64 *tv, bool *tn, Datum *jxv, bool *j
 	ExecClearTuple(slot);
 	for (int c = 0; c < desc->natts; c++)
 	{
+		Form_pg_attribute att = TupleDescAttr(desc, c);
+
 		slot->tts_isnull[c] = tn[c];
-		slot->tts_values[c] = tn[c] ? (Datum) 0 : row_datum(tv[c], TupleDescAttr(desc, c));
+		/* a by-value column's bits, or a varlena's address */
+		slot->tts_values[c] = tn[c] ? (Datum) 0 : att->attbyval ?
+			gr_bits_datum(tv[c], att->attlen) : PointerGetDatum((const void *) (uintptr_t) tv[c]);
 	}
 	ExecStoreVirtualTuple(slot);
 	econtext->ecxt_scantuple = slot;
@@ -1689,8 +1654,9 @@ run_scan(BulkScanState *bs)
 	GrStats		before = gr_stats;
 
 	build_joins(bs);
-	bind_joined_row(bs);
-	for (int i = 0; i < bs->ntables && !join_empty(bs); i++)
+	if (bs->jprog != NULL)
+		bind_program(bs, bs->jprog, bs->jbinds);
+	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
 	count_batches(bs, &before);
 }

@@ -192,11 +192,11 @@ varlena_key(GrGroupTable *gt, const GrScanKey *key, uint64 addr, const uint8 **p
 	return len;
 }
 
-/* The Datum of a fixed-width key's bits, in its type's width. */
-static Datum
-bits_datum(const GrScanKey *key, uint64 bits)
+/* The Datum of a by-value type's bits (zero-extended in its len bytes, as the decoder gives them). */
+Datum
+gr_bits_datum(uint64 bits, int len)
 {
-	switch (key->len)
+	switch (len)
 	{
 		case 1:
 			return CharGetDatum((char) bits);
@@ -331,7 +331,7 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 		if (kv->isnull)
 			kv->value = (Datum) 0;
 		else if (gr_key_fixed(key->kind))
-			kv->value = bits_datum(key, (uint64) probe[k].value);
+			kv->value = gr_bits_datum((uint64) probe[k].value, key->len);
 		else
 		{
 			MemoryContext old = MemoryContextSwitchTo(gt->cxt);

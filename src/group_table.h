@@ -48,5 +48,6 @@ extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
 extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
 extern Size gr_group_memory(GrGroupTable *gt);
 extern void gr_group_reset(GrGroupTable *gt);
+extern Datum gr_bits_datum(uint64 bits, int len);
 
 #endif							/* GR_GROUP_TABLE_H */
