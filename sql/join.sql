@@ -122,8 +122,9 @@ ANALYZE jpart;
 SELECT * FROM same($$SELECT p_tag, count(*), sum(sa_qty) FROM jsale JOIN jpart ON p_id = sa_item GROUP BY 1$$);
 -- a correlated subquery: the hashed relation's plan is rescanned with the parameter
 SELECT * FROM same($$SELECT g, (SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store WHERE s_region = g) FROM generate_series(0, 3) g$$);
--- a parallel plan: each participant hashes the relations (PostgreSQL's own
--- hash joins made dear, so that the plan is the parallel node's)
+-- a parallel plan: the first participant to start hashes the relations into
+-- the query's shared memory and the others probe them there (PostgreSQL's
+-- own hash joins made dear, so that the plan is the parallel node's)
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -133,6 +134,31 @@ SET enable_mergejoin = off;
 EXPLAIN (COSTS OFF) SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1;
 SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1$$);
 SELECT * FROM same($$SELECT count(*), sum(sa_qty), min(s_open), sum(s_rent) FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region$$);
+-- varlena values (their copies' offsets in the shared image) and keys from them
+SELECT * FROM same($$SELECT r_name, count(*), sum(n), max(s) FROM (SELECT r_name, s_name, count(*) n, sum(sa_amount) s FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1, 2) x GROUP BY 1$$);
+-- hashed once for all participants, with the leader scanning and not
+CREATE FUNCTION hashed_rows(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        CONTINUE WHEN line !~ 'Workers Planned|GpuReduce|Hashed Rows|Rows Matched';
+        RETURN NEXT regexp_replace(line, ' \(actual.*', '');
+    END LOOP;
+END $$;
+SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
+SET parallel_leader_participation = off;
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1$$);
+SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
+RESET parallel_leader_participation;
+-- the Gather rescanned (the inner side of a nested loop): hashed anew each time
+SET enable_material = off;
+EXPLAIN (COSTS OFF) SELECT g, k, n FROM generate_series(1, 3) g, (SELECT it_kind k, sum(sa_qty) n FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1) x WHERE k < 'k' || g;
+SELECT * FROM same($$SELECT g, k, n FROM generate_series(1, 3) g, (SELECT it_kind k, sum(sa_qty) n FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1) x WHERE k < 'k' || g$$);
+RESET enable_material;
+-- an error while hashing (in whichever participant builds) leaves the session usable
+SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE 10 / (it_id - 7) > -100 GROUP BY 1;
+SELECT * FROM same($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE it_id > 7 GROUP BY 1$$);
 RESET enable_hashjoin;
 RESET enable_mergejoin;
 RESET parallel_setup_cost;

@@ -1441,7 +1441,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	}
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;
-	/* each process hashes each relation PostgreSQL's plan for it gives */
+	/* one process hashes each relation PostgreSQL's plan for it gives (the others wait) */
 	cp->custom_paths = NIL;
 	foreach(lc, q->join != NULL ? q->join->rels : NIL)
 	{
@@ -1499,19 +1499,12 @@ parallel_possible(RelOptInfo *input_rel)
 }
 
 /*
- * Whether a join may run in parallel with 'workers' workers: every relation
- * it hashes has a plan each participant may run, and what each participant
- * hashes in full is small beside its share of the table.  PostgreSQL's
- * Parallel Hash builds once for all; the node builds in every participant,
- * which its cost counts once, as PostgreSQL's non-shared hash join's does,
- * but which the participants pay on their cores: TPC-H Q12 at SF1 on the
- * 2-core host (1.5 M orders hashed, 6 M lineitem rows) ran at 0.87x
- * PostgreSQL's parallel plan with 2 workers, while the serial node ran at
- * 1.42x its serial plan.  So a parallel node only where the rows hashed
- * are at most a quarter of a participant's rows.
+ * Whether a join may run in parallel: every relation it hashes has a plan
+ * a parallel worker may run (the first participant to start runs them and
+ * hashes them into the query's shared memory for all: bulk_scan.c).
  */
 static bool
-joins_parallel_fit(PlannerInfo *root, const BulkQuery *q, int workers)
+joins_parallel_fit(const BulkQuery *q)
 {
 	ListCell   *lc;
 
@@ -1520,11 +1513,6 @@ joins_parallel_fit(PlannerInfo *root, const BulkQuery *q, int workers)
 	foreach(lc, q->join->rels)
 		if (((GrJoinRel *) lfirst(lc))->safe_path == NULL)
 			return gr_decline("a relation of the join has no plan a parallel worker may run");
-	if (q->join->build_rows * 4 >
-		root->simple_rel_array[q->join->probe]->tuples / (workers + 1))
-		return gr_decline("the join's hashed relations (%.0f rows) are too large beside each parallel participant's share of %s to hash in every one",
-						  q->join->build_rows,
-						  get_rel_name(planner_rt_fetch(q->join->probe, root)->relid));
 	return true;
 }
 
@@ -1707,8 +1695,7 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 								  emitted_rows(&q, groups, input_rel->rows))->path,
 					   &costs, groups);
 	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel) &&
-		joins_parallel_fit(root, &q,
-						   ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers))
+		joins_parallel_fit(&q))
 	{
 		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		double		each = emitted_rows(&q, groups, input_rel->rows / (workers + 1));
@@ -1745,7 +1732,7 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 	seq = linitial(input_rel->partial_pathlist);
 	if (seq->parallel_workers <= 0 ||
 		!bulk_query(root, input_rel, partial_rel->reltarget, NIL, &q) || q.serial_only ||
-		!joins_parallel_fit(root, &q, seq->parallel_workers))
+		!joins_parallel_fit(&q))
 		return;
 	rows = seq->parallel_workers + 1;
 	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows);

@@ -5,9 +5,11 @@
  *	  relation, so its rows are those PostgreSQL's join would see), probed by
  *	  bulk_scan.c for each row the table keeps.
  *
- * Open addressing over a bucket per distinct key (its first column inline,
- * its first row), the rows of one key chained, over arrays of the rows' keys
- * and values, all in the relation's own memory context.
+ * The rows are gathered into arrays of their keys and values, then laid out
+ * as one image (join_hash.h): open addressing over a bucket per distinct key
+ * (its first column inline, its first row), the rows of one key chained,
+ * the keys, the values and the varlenas' copies, in memory the caller gives
+ * (its own context, or a parallel query's shared memory).
  */
 #include "pg_compat.h"
 
@@ -17,19 +19,19 @@
 #include "port/pg_bitutils.h"
 #include "utils/memutils.h"
 
-#include "group_key.h"
 #include "join_hash.h"
 
-/* The hash of a row's keys. */
-uint64
-gr_join_hash_key(const int64 *key, int nkeys)
+/* The rows as read, before the image is laid out. */
+typedef struct RowsRead
 {
-	uint64		h = 0;
-
-	for (int i = 0; i < nkeys; i++)
-		h = gr_key_hash_mix(h, (uint64) key[i]);
-	return h;
-}
+	int64		nrows;
+	int64		cap;
+	int64	   *keys;
+	uint64	   *vals;			/* a varlena: the address of its copy */
+	bool	   *nulls;
+	Size		varbytes;		/* the copies' room in the image */
+	MemoryContext cxt;			/* all of it, and the copies */
+} RowsRead;
 
 /* A key's Datum as an int64: an integer or a date of the given width. */
 static int64
@@ -47,48 +49,48 @@ key_value(Datum d, int width)
 
 /* A value as the decoder gives it: bits in its width, or its varlena copied whole. */
 static uint64
-value_bits(Datum d, int len, MemoryContext cxt)
+value_bits(Datum d, int len, RowsRead *r)
 {
+	MemoryContext old;
 	struct varlena *v;
-	void	   *copy;
 
 	if (len > 0)
 		return len == 8 ? (uint64) d : (uint64) d & ((UINT64_C(1) << (8 * len)) - 1);
-	v = pg_detoast_datum_packed((struct varlena *) DatumGetPointer(d));
-	copy = MemoryContextAlloc(cxt, VARSIZE_ANY(v));
-	memcpy(copy, v, VARSIZE_ANY(v));
-	return (uint64) (uintptr_t) copy;
+	old = MemoryContextSwitchTo(r->cxt);
+	v = pg_detoast_datum_copy((struct varlena *) DatumGetPointer(d));
+	MemoryContextSwitchTo(old);
+	r->varbytes += MAXALIGN(VARSIZE_ANY(v));
+	return (uint64) (uintptr_t) v;
 }
 
 /* Room for n rows. */
 static void
-grow(GrJoinHash *h, int64 n)
+grow(RowsRead *r, const GrScanJoin *j, int64 n)
 {
-	h->keys = repalloc_huge(h->keys, sizeof(int64) * n * Max(h->nkeys, 1));
-	h->vals = repalloc_huge(h->vals, sizeof(uint64) * n * Max(h->nvals, 1));
-	h->nulls = repalloc_huge(h->nulls, sizeof(bool) * n * Max(h->nvals, 1));
+	r->keys = repalloc_huge(r->keys, sizeof(int64) * n * Max(j->nkeys, 1));
+	r->vals = repalloc_huge(r->vals, sizeof(uint64) * n * Max(j->nvals, 1));
+	r->nulls = repalloc_huge(r->nulls, sizeof(bool) * n * Max(j->nvals, 1));
+	r->cap = n;
 }
 
 /*
- * Hash every row the child plan produces (its first j->nkeys columns the
- * keys, then j->nvals values), in cxt.
+ * Every row the child plan produces with no NULL key, in r->cxt (the child
+ * runs in the caller's context: a node of its may make its memory there).
  */
-GrJoinHash *
-gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt)
+static void
+read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
 {
-	GrJoinHash *h = MemoryContextAllocZero(cxt, sizeof(GrJoinHash));
-	int64		cap = 1024;
-	int64		nb;
-
-	h->nkeys = j->nkeys;
-	h->nvals = j->nvals;
-	h->keys = MemoryContextAlloc(cxt, sizeof(int64) * cap * Max(h->nkeys, 1));
-	h->vals = MemoryContextAlloc(cxt, sizeof(uint64) * cap * Max(h->nvals, 1));
-	h->nulls = MemoryContextAlloc(cxt, sizeof(bool) * cap * Max(h->nvals, 1));
+	r->nrows = 0;
+	r->cap = 0;
+	r->varbytes = 0;
+	r->keys = MemoryContextAlloc(r->cxt, sizeof(int64));
+	r->vals = MemoryContextAlloc(r->cxt, sizeof(uint64));
+	r->nulls = MemoryContextAlloc(r->cxt, sizeof(bool));
+	grow(r, j, 1024);
 	for (;;)
 	{
 		TupleTableSlot *slot;
-		int64		e = h->nrows;
+		int64		e = r->nrows;
 		bool		null_key = false;
 
 		CHECK_FOR_INTERRUPTS();
@@ -97,52 +99,147 @@ gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt)
 			break;
 		slot_getallattrs(slot);
 		/* a NULL key equals nothing */
-		for (int k = 0; k < h->nkeys; k++)
+		for (int k = 0; k < j->nkeys; k++)
 			null_key |= slot->tts_isnull[k];
 		if (null_key)
 			continue;
-		if (e == cap)
+		if (e == r->cap)
+			grow(r, j, r->cap * 2);
+		for (int k = 0; k < j->nkeys; k++)
+			r->keys[e * j->nkeys + k] = key_value(slot->tts_values[k], j->keywidth[k]);
+		for (int v = 0; v < j->nvals; v++)
 		{
-			cap *= 2;
-			grow(h, cap);
-		}
-		for (int k = 0; k < h->nkeys; k++)
-			h->keys[e * h->nkeys + k] = key_value(slot->tts_values[k], j->keywidth[k]);
-		for (int v = 0; v < h->nvals; v++)
-		{
-			int			a = h->nkeys + v;
+			int			a = j->nkeys + v;
 
-			h->nulls[e * h->nvals + v] = slot->tts_isnull[a];
-			h->vals[e * h->nvals + v] = slot->tts_isnull[a] ? 0 :
-				value_bits(slot->tts_values[a], j->vallen[v], cxt);
+			r->nulls[e * j->nvals + v] = slot->tts_isnull[a];
+			r->vals[e * j->nvals + v] = slot->tts_isnull[a] ? 0 :
+				value_bits(slot->tts_values[a], j->vallen[v], r);
 		}
-		h->nrows++;
+		r->nrows++;
 	}
-	nb = (int64) pg_nextpower2_64((uint64) Max(h->nrows * 2, 2));
-	h->mask = nb - 1;
-	h->buckets = MemoryContextAllocHuge(cxt, sizeof(GrJoinBucket) * nb);
-	h->next = MemoryContextAllocHuge(cxt, sizeof(int64) * Max(h->nrows, 1));
-	for (int64 b = 0; b < nb; b++)
-		h->buckets[b].first = -1;
-	/* in reverse, so that each key's chain lists its rows in their order */
-	for (int64 e = h->nrows - 1; e >= 0; e--)
+}
+
+/* A process's view of an image. */
+GrJoinHash *
+gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j, MemoryContext cxt)
+{
+	GrJoinHash *h = MemoryContextAllocZero(cxt, sizeof(GrJoinHash));
+	const char *base = (const char *) image;
+
+	h->image = image;
+	h->nkeys = image->nkeys;
+	h->nvals = image->nvals;
+	h->nrows = image->nrows;
+	h->mask = image->mask;
+	h->buckets = (const GrJoinBucket *) (base + image->buckets);
+	h->next = (const int64 *) (base + image->next);
+	h->keys = (const int64 *) (base + image->keys);
+	h->vals = (const uint64 *) (base + image->vals);
+	h->nulls = (const bool *) (base + image->nulls);
+	for (int v = 0; v < h->nvals; v++)
+		if (j->vallen[v] <= 0)
+			h->var[h->nvar++] = v;
+	return h;
+}
+
+/*
+ * Lay the rows read out as an image in memory from alloc: the header, the
+ * buckets, the chains, keys, values (a varlena's as its copy's offset from
+ * the image's start), NULL flags and the copies.
+ */
+static GrJoinImage *
+lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
+{
+	int64		nb = (int64) pg_nextpower2_64((uint64) Max(r->nrows * 2, 2));
+	int64		nv = r->nrows * j->nvals;
+	GrJoinImage hdr = {0};
+	GrJoinImage *im;
+	GrJoinHash	h = {0};
+	char	   *base;
+	Size		var;
+
+	hdr.nkeys = j->nkeys;
+	hdr.nvals = j->nvals;
+	hdr.nrows = r->nrows;
+	hdr.mask = nb - 1;
+	hdr.buckets = MAXALIGN(sizeof(GrJoinImage));
+	hdr.next = hdr.buckets + sizeof(GrJoinBucket) * nb;
+	hdr.keys = hdr.next + sizeof(int64) * r->nrows;
+	hdr.vals = hdr.keys + sizeof(int64) * r->nrows * j->nkeys;
+	hdr.nulls = hdr.vals + sizeof(uint64) * nv;
+	var = MAXALIGN(hdr.nulls + sizeof(bool) * nv);
+	hdr.bytes = var + r->varbytes;
+	im = alloc(hdr.bytes, arg);
+	base = (char *) im;
+	*im = hdr;
+	memcpy(base + hdr.keys, r->keys, sizeof(int64) * r->nrows * j->nkeys);
+	memcpy(base + hdr.nulls, r->nulls, sizeof(bool) * nv);
+	/* the values, each varlena copied after the rest */
+	for (int64 i = 0; i < nv; i++)
 	{
-		const int64 *key = &h->keys[e * h->nkeys];
-		GrJoinBucket *bk = (GrJoinBucket *) gr_join_hash_find(h, key);
+		uint64		v = r->vals[i];
+
+		if (j->vallen[i % j->nvals] <= 0 && !r->nulls[i])
+		{
+			const struct varlena *src = (const struct varlena *) (uintptr_t) v;
+
+			memcpy(base + var, src, VARSIZE_ANY(src));
+			v = var;
+			var += MAXALIGN(VARSIZE_ANY(src));
+		}
+		((uint64 *) (base + hdr.vals))[i] = v;
+	}
+	/* the buckets and chains, in reverse so that each key's chain lists its rows in order */
+	h.nkeys = j->nkeys;
+	h.nrows = r->nrows;
+	h.mask = hdr.mask;
+	h.buckets = (GrJoinBucket *) (base + hdr.buckets);
+	h.keys = (int64 *) (base + hdr.keys);
+	for (int64 b = 0; b < nb; b++)
+		((GrJoinBucket *) h.buckets)[b].first = -1;
+	for (int64 e = r->nrows - 1; e >= 0; e--)
+	{
+		const int64 *key = &h.keys[e * h.nkeys];
+		GrJoinBucket *bk = (GrJoinBucket *) gr_join_hash_find(&h, key);
 
 		if (bk == NULL)
 		{
-			uint64		b = gr_join_hash_key(key, h->nkeys) & h->mask;
+			uint64		b = gr_join_hash_key(key, h.nkeys) & h.mask;
 
-			while (h->buckets[b].first >= 0)
-				b = (b + 1) & h->mask;
-			bk = &h->buckets[b];
+			while (h.buckets[b].first >= 0)
+				b = (b + 1) & h.mask;
+			bk = (GrJoinBucket *) &h.buckets[b];
 			bk->key0 = key[0];
 			bk->first = -1;
 		}
-		h->next[e] = bk->first;
+		((int64 *) (base + hdr.next))[e] = bk->first;
 		bk->first = e;
 	}
-	h->bytes = MemoryContextMemAllocated(cxt, true);
-	return h;
+	return im;
+}
+
+/* An image's memory in the context arg. */
+static void *
+context_alloc(Size size, void *arg)
+{
+	return MemoryContextAllocHuge((MemoryContext) arg, size);
+}
+
+/*
+ * Hash every row the child plan produces (its first j->nkeys columns the
+ * keys, then j->nvals values) into an image in memory from alloc (NULL: in
+ * cxt), and view it in cxt.
+ */
+GrJoinHash *
+gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
+				   GrJoinAlloc alloc, void *arg)
+{
+	RowsRead	r;
+	GrJoinImage *im;
+
+	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
+	read_rows(child, j, &r);
+	im = alloc != NULL ? lay_out(&r, j, alloc, arg) : lay_out(&r, j, context_alloc, cxt);
+	MemoryContextDelete(r.cxt);
+	return gr_join_hash_attach(im, j, cxt);
 }
