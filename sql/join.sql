@@ -147,6 +147,7 @@ BEGIN
     END LOOP;
 END $$;
 SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
+SELECT * FROM same($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE NOT EXISTS (SELECT 1 FROM jstore WHERE s_region = sa_qty) GROUP BY 1$$);
 SET parallel_leader_participation = off;
 SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1$$);
 SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
@@ -197,6 +198,27 @@ BEGIN
     END LOOP;
 END $$;
 SELECT explain_analyze($$SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item WHERE s_region = 1$$);
+-- semi and anti joins (EXISTS, IN, NOT EXISTS) to a relation with duplicate
+-- and NULL keys: the row goes on once where a row matches, or where none does
+CREATE TABLE jpromo (pr_store int4, pr_item int8, pr_day date);
+INSERT INTO jpromo SELECT CASE WHEN i % 7 = 0 THEN NULL ELSE i % 23 END, i % 97, date '2020-01-01' + i % 50
+FROM generate_series(1, 300) i;
+ANALYZE jpromo;
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store)$$);
+SELECT * FROM same($$SELECT sa_store % 5, count(*), sum(sa_amount) FROM jsale WHERE sa_item IN (SELECT pr_item FROM jpromo WHERE pr_day > date '2020-01-20') GROUP BY 1$$);
+-- an anti join keeps the rows whose key is NULL (no row equals it)
+SELECT * FROM same($$SELECT count(*), sum(sa_qty), count(sa_store) FROM jsale WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store)$$);
+-- composite keys, int4 = int8
+SELECT * FROM same($$SELECT count(*) FROM jsale WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_item = sa_item4)$$);
+-- with a star, the semi join's key from a hashed relation (int2 = int4)
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item
+  WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = s_region) GROUP BY 1$$);
+SELECT * FROM same($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = sa_store
+  WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) AND EXISTS (SELECT 1 FROM jpromo WHERE pr_store = s_id) GROUP BY 1$$);
+-- an empty inner side: no row goes on through the semi join, every row through the anti join
+SELECT * FROM same($$SELECT count(*) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
+SELECT * FROM same($$SELECT count(*) FROM jsale WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
+SELECT explain_analyze($$SELECT count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store)$$);
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -214,10 +236,12 @@ SELECT why($$SELECT sum(length(it_kind) * sa_qty) FROM jsale JOIN jitem ON it_id
 SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_name::text || 'x' = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale JOIN jitem ON it_kind = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale, jregion$$);
+SELECT why($$SELECT count(*) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day > sa_day)$$);
+SELECT why($$SELECT count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
 SET gpu_reduce.join_memory = 64;
 SELECT why($$SELECT count(*) FROM jsale a JOIN jsale b ON b.sa_id = a.sa_qty$$);
 RESET gpu_reduce.join_memory;
-DROP TABLE jsale, jstore, jitem, jregion, jpart;
+DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo;
 DROP FUNCTION same(text);
 DROP FUNCTION why(text);
 DROP FUNCTION explain_analyze(text);

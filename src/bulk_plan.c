@@ -1263,6 +1263,7 @@ join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
 		sj->vallen = palloc(sizeof(int) * Max(sj->nvals, 1));
 		foreach(lk, jr->vals)
 			sj->vallen[foreach_current_index(lk)] = get_typlen(exprType(lfirst(lk)));
+		sj->jointype = jr->jointype;
 		sj->name = jr->name;
 	}
 }

@@ -1052,15 +1052,29 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		const GrJoinHash *h = bj->hash;
 		int64		key[GR_JOIN_MAX_KEYS];
 
+		int64		first = -1;
+
 		for (int k = 0; k < bj->desc->nkeys; k++)
 		{
 			int			p = bj->keypos[k];
 
 			if (tn[p])
-				return;			/* a NULL equals nothing */
+				break;			/* a NULL equals nothing */
 			key[k] = gr_value_int(tv[p], bj->desc->srcwidth[k]);
+			if (k == bj->desc->nkeys - 1)
+				first = gr_join_hash_first(h, key);
 		}
-		for (int64 e = gr_join_hash_first(h, key); e >= 0; e = gr_join_hash_next(h, e))
+		/* a semi join's row goes on once where a row matches, an anti join's where none does */
+		if (bj->desc->jointype != JOIN_INNER)
+		{
+			if ((first >= 0) == (bj->desc->jointype == JOIN_SEMI))
+			{
+				bj->matches++;
+				keep_row(bs, t, kr, tv, tn, level + 1);
+			}
+			return;
+		}
+		for (int64 e = first; e >= 0; e = gr_join_hash_next(h, e))
 		{
 			bj->matches++;
 			gr_join_hash_values(h, e, tv + bj->valpos, tn + bj->valpos);

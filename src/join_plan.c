@@ -14,7 +14,12 @@
  * (leakproof), which PostgreSQL computes there.  Join clauses that are not
  * such equalities, and group keys and aggregate arguments over several
  * relations, are the joined row's: compiled into its program by
- * bulk_plan.c.  An outer, semi or anti join keeps PostgreSQL's plan.
+ * bulk_plan.c.  A semi or anti join (EXISTS, NOT EXISTS, IN) whose inner
+ * side is one relation other than the probe table, joined by such
+ * equalities alone, is hashed the same way and probed for whether a match
+ * exists.  An outer join keeps PostgreSQL's plan, as does a semi or anti
+ * join whose inner side is the probe table (TPC-H Q4, Q21, Q22: the node
+ * would have to mark the hashed side's rows).
  */
 #include "pg_compat.h"
 
@@ -183,6 +188,9 @@ add_key(PlannerInfo *root, GrJoinPlan *jp, GrJoinRel *jr, Relids joined, Expr *c
 	else
 	{
 		src->rel = rel_index(jp, other->varno);
+		/* a semi or anti join's inner side has no values */
+		if (((GrJoinRel *) list_nth(jp->rels, src->rel))->jointype != JOIN_INNER)
+			return false;
 		src->val = add_value(list_nth(jp->rels, src->rel), (Node *) other);
 	}
 	jr->keyexprs = lappend(jr->keyexprs, mine);
@@ -252,6 +260,50 @@ unique_for(RelOptInfo *rel, List *clauses)
 }
 
 /*
+ * The semi and anti joins of the query: per range table index, JOIN_SEMI
+ * or JOIN_ANTI where the relation is such a join's inner side, else
+ * JOIN_INNER.  False, with the reason, where the query has another kind of
+ * join, or a semi or anti join whose inner side is not one relation.
+ */
+static bool
+special_joins(PlannerInfo *root, JoinType *kinds)
+{
+	ListCell   *lc;
+
+	for (int i = 0; i < root->simple_rel_array_size; i++)
+		kinds[i] = JOIN_INNER;
+	foreach(lc, root->join_info_list)
+	{
+		SpecialJoinInfo *sj = lfirst(lc);
+		int			r;
+
+		if (sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI)
+			return gr_decline("the query has an outer join (the node takes inner, semi and anti joins)");
+		if (!bms_get_singleton_member(sj->min_righthand, &r))
+			return gr_decline("the inner side of a semi or anti join is not one relation");
+		kinds[r] = sj->jointype;
+	}
+	return true;
+}
+
+/*
+ * Whether every join clause of relation rel needs no relation beyond
+ * 'joined' and it (a semi or anti join's inner side is hashed after the
+ * relations its clauses read).
+ */
+static bool
+clauses_within(RelOptInfo *rel, Relids joined)
+{
+	ListCell   *lc;
+
+	foreach(lc, rel->joininfo)
+		if (!bms_is_subset(((RestrictInfo *) lfirst(lc))->required_relids,
+						   bms_union(joined, rel->relids)))
+			return false;
+	return true;
+}
+
+/*
  * The clauses that join rel to the relations 'joined': the equalities its
  * equivalence classes imply, and its other join clauses that need no
  * relation beyond them.
@@ -285,14 +337,18 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 {
 	Relids		joined;
 	Relids		left = NULL;
+	Relids		inner_sides = NULL; /* of semi and anti joins, hashed */
 	double		most = -1;
 	double		reach = 1;		/* the probe table's rows that reach the next
 								 * relation, a fraction */
 	int			i = -1;
+	JoinType   *kinds = palloc(sizeof(JoinType) * root->simple_rel_array_size);
 
 	memset(jp, 0, sizeof(*jp));
-	if (root->join_info_list != NIL || root->hasLateralRTEs || root->placeholder_list != NIL)
-		return gr_decline("the query has an outer, semi or anti join, or a LATERAL reference (the node takes inner joins)");
+	if (root->hasLateralRTEs || root->placeholder_list != NIL)
+		return gr_decline("the query has a LATERAL reference or a placeholder (the node takes inner, semi and anti joins)");
+	if (!special_joins(root, kinds))
+		return false;
 	while ((i = bms_next_member(joinrel->relids, i)) >= 0)
 	{
 		RelOptInfo *rel = i < root->simple_rel_array_size ? root->simple_rel_array[i] : NULL;
@@ -308,6 +364,9 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 	}
 	if (bms_num_members(left) > GR_JOIN_MAX_RELS + 1)
 		return gr_decline("the query joins more than %d relations", GR_JOIN_MAX_RELS + 1);
+	if (kinds[jp->probe] != JOIN_INNER)
+		return gr_decline("the largest relation, %s, is the inner side of a semi or anti join (the node reads the largest relation and would have to mark the rows it hashes)",
+						  planner_rt_fetch(jp->probe, root)->eref->aliasname);
 	joined = bms_make_singleton(jp->probe);
 	left = bms_del_member(left, jp->probe);
 	while (!bms_is_empty(left))
@@ -335,7 +394,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 			bool		unique;
 			double		kept;
 
-			if (clauses == NIL)
+			if (clauses == NIL ||
+				(kinds[i] != JOIN_INNER && !clauses_within(rel, joined)))
 				continue;
 			unique = unique_for(rel, clauses);
 			kept = rel->rows / Max(rel->tuples, 1);
@@ -360,20 +420,37 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr->path = best->cheapest_total_path;
 		jr->safe_path = cheapest_safe_path(best);
 		jr->name = "";
+		jr->jointype = kinds[best->relid];
 		jp->rels = lappend(jp->rels, jr);
-		/* its equalities are its keys; the other clauses, the joined row's */
+		/*
+		 * Its equalities are its keys; the other clauses, the joined row's
+		 * (a semi or anti join's are all its keys, and no later relation's
+		 * clause reads its columns)
+		 */
 		foreach(lc, best_clauses)
-			if (!add_key(root, jp, jr, joined, lfirst(lc)))
-				jp->quals = lappend(jp->quals, lfirst(lc));
+		{
+			if (add_key(root, jp, jr, joined, lfirst(lc)))
+				continue;
+			if (jr->jointype != JOIN_INNER ||
+				bms_overlap(pull_varnos(root, lfirst(lc)), inner_sides))
+				return gr_decline_hint("The node joins by equalities of integer or date columns.",
+									   "a clause of a semi or anti join is not an equality of integer or date columns the node hashes (%s)",
+									   clause_text(root, lfirst(lc)));
+			jp->quals = lappend(jp->quals, lfirst(lc));
+		}
 		if (jr->keyexprs == NIL)
 			return gr_decline_hint("The node joins by equalities of integer or date columns.",
 								   "relation %s is joined by no equality of integer or date columns the node hashes (%s)",
 								   planner_rt_fetch(jr->relid, root)->eref->aliasname,
 								   clause_text(root, linitial(best_clauses)));
-		jr->name = psprintf("%s (%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname, jr->name);
+		jr->name = psprintf("%s (%s%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname,
+							jr->jointype == JOIN_SEMI ? "semi: " :
+							jr->jointype == JOIN_ANTI ? "anti: " : "", jr->name);
+		if (jr->jointype != JOIN_INNER)
+			inner_sides = bms_add_member(inner_sides, jr->relid);
 		/* a unique key keeps the rows its relation's WHERE keeps (a foreign key's) */
 		jp->probe_ops += reach * list_length(jr->keyexprs);
-		if (best_unique)
+		if (best_unique && jr->jointype == JOIN_INNER)
 			reach *= Min(best_kept, 1.0);
 		jp->build_rows += best->rows;
 		joined = bms_add_member(joined, best->relid);

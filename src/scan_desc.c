@@ -119,6 +119,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, sj->vstart);
 		for (int v = 0; v < sj->nvals; v++)
 			put_int(&l, sj->vallen[v]);
+		put_int(&l, sj->jointype);
 		l = lappend(l, makeString(pstrdup(sj->name)));
 	}
 	put_int(&l, d->jprog != NULL);
@@ -337,6 +338,12 @@ gr_scan_desc_from_list(List *l)
 		sj->nvals = get_int(&r, 0, d->njoinvals, "join values");
 		sj->vstart = get_int(&r, 0, d->njoinvals - sj->nvals, "join values");
 		sj->vallen = get_ints(&r, sj->nvals, -1, 8, "join value length");
+		sj->jointype = get_int(&r, JOIN_INNER, JOIN_ANTI, "join type");
+		if (sj->jointype != JOIN_INNER && sj->jointype != JOIN_SEMI &&
+			sj->jointype != JOIN_ANTI)
+			malformed("join type");
+		if (sj->jointype != JOIN_INNER && sj->nvals > 0)
+			malformed("values of a semi or anti join");
 		for (int k = 0; k < sj->nkeys; k++)
 			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)
 				malformed("join key source");

@@ -29,7 +29,10 @@ Design
              column of its class (int4 = int8 too), sometimes AND xk2 = another,
              sometimes the second dimension to the first (xv); now and then a
              shape the node declines (LEFT/RIGHT/FULL JOIN, a '<' join clause, an
-             aggregate over two relations).  Keys, aggregates and conjuncts come
+             aggregate over two relations).  Now and then (any query) a semi or
+             anti join to a dimension: EXISTS, NOT EXISTS (xk = a fact column,
+             sometimes a second clause, the dimension's own WHERE) or IN.
+             Keys, aggregates and conjuncts come
              from the fact's or a dimension's ExprGen (DimView: columns
              qualified by the alias); in half of them only plain columns.
   Queries    ExprGen, gen_query(): 0-3 GROUP BY keys, 1-6 native and gpu_*
@@ -689,6 +692,7 @@ class Query:
         self.corrupt = False   # negative control: the node side's first aggregate is count(*) + 1
         self.node = None       # GpuReduce in the bulk_scan = on plan (phase 1)
         self.parallel = False  # a Gather in it
+        self.subdims = []      # dimensions of its semi and anti joins (EXISTS, IN)
 
     def sql(self, side='node', rewrite=False):
         """The query text for side 'node' or 'ref'; rewrite: the reference's gpu_* forms."""
@@ -711,7 +715,7 @@ class Query:
         """A shallow copy with some parts replaced."""
         c = Query(self.idx, self.table, self.settings, self.keys, self.aggs, self.where, self.having,
                   self.order, self.limit, self.only, self.joins)
-        c.corrupt, c.node, c.parallel = self.corrupt, self.node, self.parallel
+        c.corrupt, c.node, c.parallel, c.subdims = self.corrupt, self.node, self.parallel, self.subdims
         for k, v in changes.items():
             setattr(c, k, v)
         return c
@@ -741,7 +745,9 @@ class Query:
 
     def ddl(self):
         """The DDL of every table the query reads."""
-        return self.table.ddl + [d for j in self.joins for d in j.dim.ddl]
+        dims = [j.dim for j in self.joins]
+        dims += [d for d in self.subdims if d not in dims]
+        return self.table.ddl + [x for d in dims for x in d.ddl]
 
 
 # A joined dimension: its Table, the query's alias for it, the join's SQL (JOIN ... ON ...).
@@ -814,6 +820,23 @@ def gen_query(rng, idx, tables, profile, avail):
         cls = rng.choice(['int', 'int', 'date', 'num', 'float'])
         where.append(f"{rng.choice(dgens).col(cls).name} {rng.choice(['<', '<=', '<>', '=', '>'])} "
                      f"{g.col(cls).name}")
+    subdims = []
+    if dims and rng.random() < 0.12:  # a semi or anti join to a dimension (EXISTS, IN, NOT EXISTS)
+        d = rng.choice(dims)
+        kcls = d.columns[0].cls
+        fc = [c.name for c in t.columns if c.cls == kcls and (kcls != 'date' or c.sqltype == 'date')]
+        fi = [c.name for c in t.columns if c.cls == 'int']
+        if fc:
+            f = f"{t.name}.{rng.choice(fc)}"
+            cond = f"s.xk = {f}"
+            if fi and rng.random() < 0.25:  # composite, or a clause the node declines
+                cond += f" AND s.xk2 {rng.choice(['=', '=', '<'])} {t.name}.{rng.choice(fi)}"
+            if rng.random() < 0.3:  # the inner side's own WHERE
+                cond += f" AND s.xv > {rng.choice(['0', '-3', '5'])}"
+            where.append(rng.choice([f"EXISTS (SELECT 1 FROM {d.name} s WHERE {cond})",
+                                     f"NOT EXISTS (SELECT 1 FROM {d.name} s WHERE {cond})",
+                                     f"{f} IN (SELECT xk FROM {d.name})"]))
+            subdims.append(d)
     if dgens and rng.random() < 0.08:  # a key over two relations
         k = f"({g.col('int').name} - {dgens[0].col('int').name})"
         keys.append(Key(k, k, 100, None))
@@ -829,8 +852,10 @@ def gen_query(rng, idx, tables, profile, avail):
         order = [rng.choice(['', '', ' DESC']) for _ in range(len(keys) + len(aggs))]
         if rng.random() < 0.7 or groups > 5000:
             limit = rng.choice([1, 3, 10, 50])
-    return Query(idx, t, s, keys, aggs, where, having, order, limit, t.kind == 'inherit' and rng.random() < 0.2,
-                 joins)
+    qr = Query(idx, t, s, keys, aggs, where, having, order, limit, t.kind == 'inherit' and rng.random() < 0.2,
+               joins)
+    qr.subdims = subdims
+    return qr
 
 
 # ---------------------------------------------------------------- running
@@ -978,7 +1003,7 @@ def explain_away(server, qr, node, ref):
     other join plans answers as the node did, 'order' when the sides failed differently and alike once PostgreSQL's plan
     reads the rows in the table's order too (serial, hashed, no ORDER BY: a sorted GroupAggregate
     may fail finishing a group before it reads a later group's failing row); else None."""
-    if qr.joins and (node.state == '00000') != (ref.state == '00000'):
+    if (qr.joins or qr.subdims) and (node.state == '00000') != (ref.state == '00000'):
         # PostgreSQL's join reads neither side past an empty one (a hash join with no outer row
         # builds no hash table, none probes an empty one; merge and nested loops alike): an
         # error in the other relation's WHERE clauses comes with one join method or order and
@@ -987,7 +1012,9 @@ def explain_away(server, qr, node, ref):
         # as the node did.
         failed = node if node.state != '00000' else ref
         aliases = [j.alias + '.' for j in qr.joins]
-        scans = [(qr.table, qr.only, [w for w in qr.where if not any(a in w for a in aliases)])]
+        # (a semi or anti join's conjunct, EXISTS or IN, is a join: not the table's own)
+        scans = [(qr.table, qr.only, [w for w in qr.where if not any(a in w for a in aliases) and
+                                      '(SELECT ' not in w])]
         for j in qr.joins:
             others = [a for a in aliases if a != j.alias + '.']
             scans.append((Table(f"{j.dim.name} {j.alias}", 'dim', 0), False,
