@@ -1,4 +1,5 @@
 # test/debian_mirror.sh -- sourced by test/chroot_suite.sh and test/gpuhost_pack.sh.
+# shellcheck shell=bash
 #
 # host_mirror prints the Debian mirror of this machine's apt: the URI of each
 # source whose suites include a release (a suite name without '-', not

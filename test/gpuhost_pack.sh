@@ -26,8 +26,10 @@
 #
 # Run as root on Debian 12 (installs bison, flex, the -dev packages and
 # debootstrap it needs).  OUTFILE defaults to ./pgMAJOR.tar.xz.  Environment:
-# GPU_REDUCE_MIRROR (default: this machine's apt mirror), GPU_REDUCE_KEEP_TMP=1
-# keeps the work directory.
+# GPU_REDUCE_MIRROR (default: this machine's apt mirror), GPU_REDUCE_DSC (a
+# Debian source package's .dsc, its tarballs beside it, taken instead of
+# fetching one: for a mirror that lists the package but does not hold its
+# files), GPU_REDUCE_KEEP_TMP=1 keeps the work directory.
 set -euo pipefail
 
 MAJOR=${1:-}
@@ -48,13 +50,14 @@ WORK=
 pk_log() { printf '[pack %s] %s\n' "$MAJOR" "$*" >&2; }
 pk_die() { printf '[pack %s] ERROR: %s\n' "$MAJOR" "$*" >&2; exit 1; }
 
-[ -n "${SUITE:-}" ] || pk_die "no Debian suite known for PostgreSQL $MAJOR (PG_SOURCES knows $(awk 'NF { printf "%s ", $1 }' <<<"$PG_SOURCES"))"
+[ -n "${SUITE:-}" ] || [ -n "${GPU_REDUCE_DSC:-}" ] ||
+	pk_die "no Debian suite known for PostgreSQL $MAJOR (PG_SOURCES knows $(awk 'NF { printf "%s ", $1 }' <<<"$PG_SOURCES"))"
 [ "$(id -u)" -eq 0 ] || pk_die "needs root (apt-get, debootstrap, chroot)"
 
 # shellcheck source=test/debian_mirror.sh
 source "$ROOT_DIR/test/debian_mirror.sh"
 MIRROR=${GPU_REDUCE_MIRROR:-$(host_mirror | sed -n 1p)}
-[ -n "$MIRROR" ] || pk_die "no Debian mirror in this machine's apt sources; set GPU_REDUCE_MIRROR"
+[ -n "$MIRROR" ] || [ -n "${GPU_REDUCE_DSC:-}" ] || pk_die "no Debian mirror in this machine's apt sources; set GPU_REDUCE_MIRROR"
 
 cleanup() {
 	local rc=$?
@@ -88,34 +91,49 @@ trap 'exit 143' TERM
 CR=$WORK/chroot
 start=$(date +%s)
 
-# 1. Debian's source package, fetched by the suite's own apt (its keyring
-#    checks the suite's signatures); nothing is mounted in the chroot
-SCRIPT=()
-[ -e "/usr/share/debootstrap/scripts/$SUITE" ] || SCRIPT=(/usr/share/debootstrap/scripts/sid)
-pk_log "debootstrap --variant=minbase $SUITE from $MIRROR"
-debootstrap --variant=minbase "$SUITE" "$CR" "$MIRROR" "${SCRIPT[@]}" >"$WORK/debootstrap.log" 2>&1 ||
-	{ tail -n 20 "$WORK/debootstrap.log" >&2; pk_die "debootstrap failed"; }
-# a dated snapshot mirror's Release files may have expired (as in chroot_suite.sh)
-printf 'Acquire::Check-Valid-Until "false";\nAcquire::Check-Date "false";\n' \
-	>"$CR/etc/apt/apt.conf.d/99gpu-reduce-snapshot"
-for s in "$SUITE" ${FROM:+"$FROM"}; do
-	echo "deb-src $MIRROR $s main"
-done >"$CR/etc/apt/sources.list.d/gpu-reduce-src.list"
+# Run a command in the chroot's /src with a clean environment.
 cr_apt() {
 	chroot "$CR" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
 		DEBIAN_FRONTEND=noninteractive sh -c 'cd /src && "$@"' sh "$@" </dev/null
 }
-mkdir -p "$CR/src"
-cr_apt apt-get update >"$WORK/apt.log" 2>&1 || { tail -n 20 "$WORK/apt.log" >&2; pk_die "apt-get update failed"; }
-pkg=postgresql-$MAJOR
-# the suite's own package where it has one, else FROM's
-if [ -n "${FROM:-}" ] && ! cr_apt apt-get source --download-only --print-uris "$pkg/$SUITE" >/dev/null 2>&1; then
-	pkg=$pkg/$FROM
+
+# 1. Debian's source package, fetched by the suite's own apt (its keyring
+#    checks the suite's signatures) into $CR/src; nothing is mounted in the chroot
+fetch_source() {
+	local s pkg script=()
+	[ -e "/usr/share/debootstrap/scripts/$SUITE" ] || script=(/usr/share/debootstrap/scripts/sid)
+	pk_log "debootstrap --variant=minbase $SUITE from $MIRROR"
+	debootstrap --variant=minbase "$SUITE" "$CR" "$MIRROR" "${script[@]}" >"$WORK/debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$WORK/debootstrap.log" >&2; pk_die "debootstrap failed"; }
+	# a dated snapshot mirror's Release files may have expired (as in chroot_suite.sh)
+	printf 'Acquire::Check-Valid-Until "false";\nAcquire::Check-Date "false";\n' \
+		>"$CR/etc/apt/apt.conf.d/99gpu-reduce-snapshot"
+	for s in "$SUITE" ${FROM:+"$FROM"}; do
+		echo "deb-src $MIRROR $s main"
+	done >"$CR/etc/apt/sources.list.d/gpu-reduce-src.list"
+	mkdir -p "$CR/src"
+	cr_apt apt-get update >"$WORK/apt.log" 2>&1 || { tail -n 20 "$WORK/apt.log" >&2; pk_die "apt-get update failed"; }
+	pkg=postgresql-$MAJOR
+	# the suite's own package where it has one, else FROM's
+	if [ -n "${FROM:-}" ] && ! cr_apt apt-get source --download-only --print-uris "$pkg/$SUITE" >/dev/null 2>&1; then
+		pkg=$pkg/$FROM
+	fi
+	pk_log "apt-get source --download-only $pkg"
+	if ! cr_apt apt-get source --download-only "$pkg" >>"$WORK/apt.log" 2>&1; then
+		tail -n 20 "$WORK/apt.log" >&2
+		# a caching mirror may list a source package it does not hold
+		! grep -q "404" "$WORK/apt.log" ||
+			pk_die "$MIRROR lists $pkg but does not serve its files (404): set GPU_REDUCE_MIRROR to a mirror that has them, or GPU_REDUCE_DSC to its .dsc (orig and debian tarballs beside it)"
+		pk_die "apt-get source $pkg failed"
+	fi
+}
+
+if [ -n "${GPU_REDUCE_DSC:-}" ]; then
+	dsc=$(realpath "$GPU_REDUCE_DSC")
+else
+	fetch_source
+	dsc=$(ls "$CR"/src/postgresql-"$MAJOR"_*.dsc)
 fi
-pk_log "apt-get source --download-only $pkg"
-cr_apt apt-get source --download-only "$pkg" >>"$WORK/apt.log" 2>&1 ||
-	{ tail -n 20 "$WORK/apt.log" >&2; pk_die "apt-get source $pkg failed"; }
-dsc=$(ls "$CR"/src/postgresql-"$MAJOR"_*.dsc)
 VERSION=$(sed -n 's/^Version: //p' "$dsc")
 pk_log "Debian's postgresql-$MAJOR $VERSION in $(($(date +%s) - start)) s"
 SRC=$WORK/src
