@@ -43,27 +43,9 @@ cr_die() { printf '[chroot %s] ERROR: %s\n' "$SUITE" "$*" >&2; echo "$SUITE: 0 p
 
 [ "$(id -u)" -eq 0 ] || cr_die "needs root (debootstrap, mount, chroot)"
 
-# The Debian mirror of this machine's apt: the URI of its first source whose
-# suites include a release (a suite name without '-', not -security or -updates).
-host_mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -f "$f" ] || continue
-		awk '
-			function flush() { if (uri != "" && main && deb) print uri; uri = ""; main = 0; deb = 0 }
-			/^[ \t]*$/ { flush(); next }
-			/^[ \t]*#/ { next }
-			tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-			tolower($1) == "uris:" { uri = $2 }
-			tolower($1) == "suites:" { for (i = 2; i <= NF; i++) if ($i !~ /-/) main = 1 }
-			END { flush() }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -f "$f" ] || continue
-		# deb [options] URI SUITE COMPONENTS...
-		sed -e 's/#.*//' -e 's/\[[^]]*\]//' "$f" | awk '$1 == "deb" && $3 !~ /-/ { print $2 }'
-	done
-}
+# host_mirror: the mirror this machine's apt uses
+# shellcheck source=test/debian_mirror.sh
+source "$ROOT_DIR/test/debian_mirror.sh"
 
 # Undo the mounts (innermost first) and remove the work directory, never through a mount.
 cleanup() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU-host proof of gpu_reduce's GPU back end.  For a machine with an
 # NVIDIA GPU and no PostgreSQL: it starts the relocatable PostgreSQL 15 of
-# shared/gpuhost (copied into the checkout as .gpuhost/), installs the
+# shared/gpuhost (copied into the checkout as .gpuhost/; GPU_HOST_PG: another
+# major, below), installs the
 # extension (a carried build, .gpubuild/gpu_reduce.so or $GPU_REDUCE_SO, if
 # present, else it builds one) and, with
 # shared_preload_libraries = gpu_reduce and gpu_reduce.min_gpu_rows = 1:
@@ -31,6 +32,12 @@
 #      when it starts them, gpu_reduce or not); every tool at 0 errors, no
 #      process crashed (GPU_HOST_SANITIZE=0 skips it;
 #      GPU_HOST_SANITIZE_RUNS=N runs the tools N times in a row).
+# Another PostgreSQL major: GPU_HOST_PG=TARBALL, a tarball of
+# test/gpuhost_pack.sh (17, 18, 19) carried into the checkout, e.g.
+#   GPU_HOST_PG=.gpuhost/pg18.tar.xz GPU_REDUCE_SO=.gpubuild/pg18/gpu_reduce.so bash test/gpu_host.sh
+# (test/gpu/start-pg.sh unpacks it into /tmp/pg in place of another major's
+# tree; the carried library must be built against the same major; without
+# one the checkout is built here with the tarball's PGXS and this host's nvcc).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -38,6 +45,8 @@ rows=${1:-50000000}
 out=${OUT:-/tmp/gpu_host}
 dir=/tmp/pg
 scratch=$(mktemp -d)	# per-session files that need not come back
+# test/gpu/*.sh, run from here, start the same PostgreSQL
+[ -z "${GPU_HOST_PG:-}" ] || export GPU_HOST_PG=$(realpath "$GPU_HOST_PG")
 mkdir -p "$out"
 fail=0
 
@@ -46,7 +55,7 @@ if [ -f "$dir/data/postmaster.pid" ]; then
 	(source "$dir/pgroot/activate.sh" &&
 		su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $(pg_config --bindir)/pg_ctl -D $dir/data stop -m fast" >/dev/null)
 fi
-bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
+bash "$root/test/gpu/start-pg.sh" "$dir" >/dev/null || exit 1
 source "$dir/pgroot/activate.sh"
 so=${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}
 if [ -f "$so" ]; then

@@ -34,7 +34,7 @@ cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 pkill -f "compute-sanitizer.*$dir/data" 2>/dev/null && sleep 2
 pkill -9 -f "postgres -D $dir/data" 2>/dev/null
 rm -f "$dir/data/postmaster.pid"
-bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || exit 1
+bash "$root/test/gpu/start-pg.sh" "$dir" >/dev/null || exit 1
 source "$dir/pgroot/activate.sh"
 bin=$(pg_config --bindir)
 run() { su pgrun -c "export LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $*"; }

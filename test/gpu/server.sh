@@ -1,16 +1,15 @@
 # Sourced by the GPU host's scripts (test/gpu/*.sh): with $root the
 # repository and $dir the server's folder, gpu_server_install puts the carried
 # build (GPU_REDUCE_SO, default .gpubuild/gpu_reduce.so) and the SQL files
-# into the bundled PostgreSQL 15 of .gpuhost/, unpacking it first if need be;
+# into the bundled PostgreSQL of .gpuhost/ (GPU_HOST_PG: another packed major,
+# test/gpu/start-pg.sh), unpacking and starting it first if need be;
 # gpu_server_restart (re)starts it with gpu_reduce preloaded, 8 GB of
 # shared_buffers on huge pages where root may reserve them; psql_ runs psql
 # against it; gpu_server_wait waits until the GPU service has registered the
 # buffer pool (the page path's condition) and shows the devices.
 
 gpu_server_install() {
-	if [ ! -f "$dir/data/PG_VERSION" ]; then
-		bash "$root/.gpuhost/start-pg.sh" "$dir" >/dev/null || return 1
-	fi
+	bash "$root/test/gpu/start-pg.sh" "$dir" >/dev/null || return 1
 	source "$dir/pgroot/activate.sh"
 	install -m 755 "${GPU_REDUCE_SO:-$root/.gpubuild/gpu_reduce.so}" "$(pg_config --pkglibdir)/gpu_reduce.so"
 	install -m 644 "$root/gpu_reduce.control" "$root"/gpu_reduce--*.sql "$(pg_config --sharedir)/extension/"
