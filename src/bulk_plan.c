@@ -1118,11 +1118,10 @@ sort_columns(BulkTable *t, GrExprProg *jprog)
 			col->ival = newidx[intVal(col)];
 	}
 	if (t->xb != NULL)
-		gr_expr_renumber(&t->xb->prog, newidx);
-	/* a joined-row program's columns of the table (not its join values) */
-	for (int i = 0; jprog != NULL && i < jprog->nsteps; i++)
-		if (jprog->steps[i].op == GR_X_COL && jprog->steps[i].a < GR_JCOL_BASE)
-			jprog->steps[i].a = newidx[jprog->steps[i].a];
+		gr_expr_renumber(&t->xb->prog, newidx, n);
+	/* a joined-row program's columns of the table (not its join values, GR_JCOL_BASE on) */
+	if (jprog != NULL)
+		gr_expr_renumber(jprog, newidx, n);
 }
 
 /* expression_tree_walker: whether a node contains a PARAM_EXEC Param. */

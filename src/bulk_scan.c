@@ -346,37 +346,51 @@ make_decode_desc(Relation rel, const int *attnos, int ncols)
 }
 
 /*
- * Set up a table's expression program: a copy whose constants each scan
- * binds, the computed columns its aggregates read, and PostgreSQL's own
- * evaluation of the same expressions for the rows it hands back.  Those are
- * initialized without a parent: they read a heap tuple slot of the table's
- * own, not the node's scan slot.
+ * A program of the scan description's, as a scan runs it: a copy whose
+ * constants each scan binds (binds[k]: the custom_exprs one it takes, or
+ * -1), and PostgreSQL's own evaluation of its conjuncts and outputs for the
+ * rows it hands back.  Those are initialized without a parent: they read a
+ * slot of the rows' own, not the node's scan slot.
+ */
+static GrExprProg *
+init_any_program(BulkScanState *bs, const GrExprProg *src, const int *binds,
+				 List *xquals, List *xouts, ExprState ***pbinds, ExprState **xqual,
+				 ExprState ***pxouts)
+{
+	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
+	GrExprProg *prog = palloc(sizeof(GrExprProg));
+	List	   *quals = copyObject(xquals);
+	List	   *outs = copyObject(xouts);
+	ListCell   *lc;
+
+	memcpy(prog, src, sizeof(GrExprProg));
+	*pbinds = palloc0(sizeof(ExprState *) * Max(prog->nconsts, 1));
+	for (int k = 0; k < prog->nconsts; k++)
+		if (binds[k] >= 0)
+			(*pbinds)[k] = ExecInitExpr(list_nth(cs->custom_exprs, binds[k]), &bs->css.ss.ps);
+	fix_opfuncids((Node *) quals);
+	fix_opfuncids((Node *) outs);
+	*xqual = ExecInitQual(quals, NULL);
+	*pxouts = palloc0(sizeof(ExprState *) * Max(list_length(outs), 1));
+	foreach(lc, outs)
+		(*pxouts)[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
+	return prog;
+}
+
+/*
+ * Set up a table's expression program, the computed columns its aggregates
+ * read, and the heap tuple slot PostgreSQL's evaluation of a row it hands
+ * back reads.
  */
 static void
 init_program(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 {
-	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
-	List	   *quals = copyObject(st->xquals);
-	List	   *outs = copyObject(st->xouts);
-	ListCell   *lc;
-
-	t->prog = palloc(sizeof(GrExprProg));
-	memcpy(t->prog, st->prog, sizeof(GrExprProg));
-	t->binds = palloc0(sizeof(ExprState *) * Max(t->prog->nconsts, 1));
-	for (int k = 0; k < t->prog->nconsts; k++)
-		if (st->binds[k] >= 0)
-			t->binds[k] = ExecInitExpr(list_nth(cs->custom_exprs, st->binds[k]),
-									   &bs->css.ss.ps);
+	t->prog = init_any_program(bs, st->prog, st->binds, st->xquals, st->xouts,
+							   &t->binds, &t->xqual, &t->xouts);
 	t->argouts = st->argouts;
 	for (int a = 0; a < bs->desc->naggs; a++)
 		if (st->argouts[a] >= 0)
 			t->rowcols[a] = st->ncols + st->argouts[a];
-	fix_opfuncids((Node *) quals);
-	fix_opfuncids((Node *) outs);
-	t->xqual = ExecInitQual(quals, NULL);
-	t->xouts = palloc0(sizeof(ExprState *) * Max(list_length(outs), 1));
-	foreach(lc, outs)
-		t->xouts[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
 	/* in the executor's tuple table, which releases it with the plan */
 	t->xslot = gr_alloc_table_slot(&bs->css.ss.ps.state->es_tupleTable,
 								   RelationGetDescr(t->rel), &TTSOpsHeapTuple);
@@ -434,44 +448,28 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 }
 
 /*
- * Set up a join's joined-row program: a copy whose constants each scan
- * binds, the columns its outputs are, and PostgreSQL's evaluation of the
- * same expressions for the rows it hands back, over a slot of the row's
- * columns (initialized without a parent, as a table's program's).
+ * Set up a join's joined-row program, the columns its outputs are, and the
+ * slot of the row's columns PostgreSQL's evaluation of a row it hands back
+ * reads.
  */
 static void
 init_joined_row(BulkScanState *bs, EState *estate)
 {
-	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
 	const GrScanDesc *d = bs->desc;
 	BulkTable  *t = &bs->tables[0];
-	List	   *quals = copyObject(d->jxquals);
-	List	   *outs = copyObject(d->jxouts);
 	TupleDesc	desc = CreateTemplateTupleDesc(d->jncols);
-	ListCell   *lc;
 
-	bs->jprog = palloc(sizeof(GrExprProg));
-	memcpy(bs->jprog, d->jprog, sizeof(GrExprProg));
+	bs->jprog = init_any_program(bs, d->jprog, d->jbinds, d->jxquals, d->jxouts,
+								 &bs->jbinds, &bs->jxqual, &bs->jxouts);
 	bs->jbase = d->jncols;
 	if (bs->jbase + bs->jprog->nouts > GR_DECODE_MAX_COLS)
 		elog(ERROR, "gpu_reduce: a joined row has too many columns");
-	bs->jbinds = palloc0(sizeof(ExprState *) * Max(bs->jprog->nconsts, 1));
-	for (int k = 0; k < bs->jprog->nconsts; k++)
-		if (d->jbinds[k] >= 0)
-			bs->jbinds[k] = ExecInitExpr(list_nth(cs->custom_exprs, d->jbinds[k]),
-										 &bs->css.ss.ps);
 	for (int a = 0; a < d->naggs; a++)
 		if (d->jargouts[a] >= 0)
 			t->rowcols[a] = bs->jbase + d->jargouts[a];
 	for (int k = 0; k < d->ngroupkeys; k++)
 		if (d->jkeyouts[k] >= 0)
 			t->keyrow[k] = bs->jbase + d->jkeyouts[k];
-	fix_opfuncids((Node *) quals);
-	fix_opfuncids((Node *) outs);
-	bs->jxqual = ExecInitQual(quals, NULL);
-	bs->jxouts = palloc0(sizeof(ExprState *) * Max(list_length(outs), 1));
-	foreach(lc, outs)
-		bs->jxouts[foreach_current_index(lc)] = ExecInitExpr(lfirst(lc), NULL);
 	for (int c = 0; c < d->jncols; c++)
 	{
 		TupleDescInitEntry(desc, c + 1, NULL, d->jtypes[c], d->jtypmods[c], 0);

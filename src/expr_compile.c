@@ -1752,10 +1752,10 @@ gr_expr_has_numeric_div(Node *expr)
 }
 
 void
-gr_expr_renumber(GrExprProg *p, const int *map)
+gr_expr_renumber(GrExprProg *p, const int *map, int ncols)
 {
 	for (int s = 0; s < p->nsteps; s++)
-		if (p->steps[s].op == GR_X_COL)
+		if (p->steps[s].op == GR_X_COL && p->steps[s].a < ncols)
 			p->steps[s].a = map[p->steps[s].a];
 }
 

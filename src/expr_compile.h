@@ -92,9 +92,10 @@ extern bool gr_expr_add_qual(GrExprBuilder *b, Expr *clause);
  */
 extern bool gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type,
 							   int *scale);
-/* The columns of a program's steps, renumbered by map (old index -> new). */
+/* Whether an expression holds a numeric division. */
 extern bool gr_expr_has_numeric_div(Node *expr);
-extern void gr_expr_renumber(GrExprProg *p, const int *map);
+/* The columns below ncols of a program's steps, renumbered by map (old index -> new). */
+extern void gr_expr_renumber(GrExprProg *p, const int *map, int ncols);
 /* Whether a program read from a plan is well formed for ncols columns. */
 extern bool gr_expr_check(const GrExprProg *p, int ncols);
 /* Bind constant k (kind from the program) to a run-time value. */
