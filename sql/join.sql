@@ -148,6 +148,7 @@ BEGIN
 END $$;
 SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
 SELECT * FROM same($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE NOT EXISTS (SELECT 1 FROM jstore WHERE s_region = sa_qty) GROUP BY 1$$);
+SELECT * FROM same($$SELECT s_region, count(*), sum(sa_qty) FROM jsale LEFT JOIN jstore ON s_id = sa_store GROUP BY 1$$);
 SET parallel_leader_participation = off;
 SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty), sum(sa_amount) FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1$$);
 SELECT hashed_rows($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store WHERE s_region = 1 GROUP BY 1$$);
@@ -219,6 +220,18 @@ SELECT * FROM same($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = 
 SELECT * FROM same($$SELECT count(*) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
 SELECT * FROM same($$SELECT count(*) FROM jsale WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
 SELECT explain_analyze($$SELECT count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store)$$);
+-- left joins to a relation other than the probe table: a row with no match
+-- (a missing store, a NULL key) goes on once, the relation's values NULL
+SELECT * FROM same($$SELECT count(*), count(s_name), sum(sa_qty), min(s_open) FROM jsale LEFT JOIN jstore ON s_id = sa_store$$);
+SELECT * FROM same($$SELECT s_region, count(*), sum(sa_amount), count(s_score) FROM jsale LEFT JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+-- an expression over the nullable side is the joined row's (PostgreSQL computes it above the join)
+SELECT * FROM same($$SELECT sum(coalesce(s_rent, 0.00)), sum(coalesce(s_region, -1) * sa_qty), count(*) FROM jsale LEFT JOIN jstore ON s_id = sa_store$$);
+-- many matches, and a left join at the end of a snowflake (region 3 has no row)
+SELECT * FROM same($$SELECT count(*), sum(sa_qty), count(s_id) FROM jsale LEFT JOIN jstore ON s_region = sa_qty$$);
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store LEFT JOIN jregion ON r_id = s_region GROUP BY 1$$);
+-- a WHERE over the nullable side's key only: PostgreSQL makes it an anti join
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale LEFT JOIN jstore ON s_id = sa_store WHERE s_id IS NULL$$);
+SELECT explain_analyze($$SELECT count(s_name) FROM jsale LEFT JOIN jstore ON s_id = sa_store$$);
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -231,7 +244,10 @@ BEGIN
     END LOOP;
     RETURN node;
 END $$;
-SELECT why($$SELECT count(*) FROM jsale LEFT JOIN jstore ON s_region = sa_qty$$);
+SELECT why($$SELECT count(*) FROM jsale FULL JOIN jstore ON s_region = sa_qty$$);
+SELECT why($$SELECT count(*), count(s_id) FROM jsale LEFT JOIN jstore ON s_id = sa_store AND sa_qty > 3$$);
+SELECT why($$SELECT count(*) FROM jsale LEFT JOIN jstore ON s_id = sa_store WHERE s_rent IS NULL$$);
+SELECT why($$SELECT count(*) FROM jstore LEFT JOIN jsale ON sa_store = s_id$$);
 SELECT why($$SELECT sum(length(it_kind) * sa_qty) FROM jsale JOIN jitem ON it_id = sa_item$$);
 SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_name::text || 'x' = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale JOIN jitem ON it_kind = sa_id::text$$);

@@ -1063,13 +1063,24 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 				first = gr_join_hash_first(h, key);
 		}
 		/* a semi join's row goes on once where a row matches, an anti join's where none does */
-		if (bj->desc->jointype != JOIN_INNER)
+		if (bj->desc->jointype == JOIN_SEMI || bj->desc->jointype == JOIN_ANTI)
 		{
 			if ((first >= 0) == (bj->desc->jointype == JOIN_SEMI))
 			{
 				bj->matches++;
 				keep_row(bs, t, kr, tv, tn, level + 1);
 			}
+			return;
+		}
+		/* a left join's row with no match goes on once, the relation's values NULL */
+		if (first < 0 && bj->desc->jointype == JOIN_LEFT)
+		{
+			for (int v = 0; v < h->nvals; v++)
+			{
+				tv[bj->valpos + v] = 0;
+				tn[bj->valpos + v] = true;
+			}
+			keep_row(bs, t, kr, tv, tn, level + 1);
 			return;
 		}
 		for (int64 e = first; e >= 0; e = gr_join_hash_next(h, e))

@@ -14,12 +14,14 @@
  * (leakproof), which PostgreSQL computes there.  Join clauses that are not
  * such equalities, and group keys and aggregate arguments over several
  * relations, are the joined row's: compiled into its program by
- * bulk_plan.c.  A semi or anti join (EXISTS, NOT EXISTS, IN) whose inner
- * side is one relation other than the probe table, joined by such
- * equalities alone, is hashed the same way and probed for whether a match
- * exists.  An outer join keeps PostgreSQL's plan, as does a semi or anti
- * join whose inner side is the probe table (TPC-H Q4, Q21, Q22: the node
- * would have to mark the hashed side's rows).
+ * bulk_plan.c.  A semi or anti join (EXISTS, NOT EXISTS, IN) or a left
+ * join whose inner (nullable) side is one relation other than the probe
+ * table, joined by such equalities alone, is hashed the same way and
+ * probed for whether a match exists (a left join's row with no match goes
+ * on with that relation's values NULL).  A right or full join keeps
+ * PostgreSQL's plan, as does a semi, anti or left join whose inner side is
+ * the probe table (TPC-H Q4, Q13, Q21, Q22: the node would have to mark
+ * the hashed side's rows).
  */
 #include "pg_compat.h"
 
@@ -260,10 +262,11 @@ unique_for(RelOptInfo *rel, List *clauses)
 }
 
 /*
- * The semi and anti joins of the query: per range table index, JOIN_SEMI
- * or JOIN_ANTI where the relation is such a join's inner side, else
- * JOIN_INNER.  False, with the reason, where the query has another kind of
- * join, or a semi or anti join whose inner side is not one relation.
+ * The semi, anti and left joins of the query: per range table index,
+ * JOIN_SEMI, JOIN_ANTI or JOIN_LEFT where the relation is such a join's
+ * inner (nullable) side, else JOIN_INNER.  False, with the reason, where
+ * the query has a full join, or such a join whose inner side is not one
+ * relation.
  */
 static bool
 special_joins(PlannerInfo *root, JoinType *kinds)
@@ -277,10 +280,10 @@ special_joins(PlannerInfo *root, JoinType *kinds)
 		SpecialJoinInfo *sj = lfirst(lc);
 		int			r;
 
-		if (sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI)
-			return gr_decline("the query has an outer join (the node takes inner, semi and anti joins)");
+		if (sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI && sj->jointype != JOIN_LEFT)
+			return gr_decline("the query has a full join (the node takes inner, left, semi and anti joins)");
 		if (!bms_get_singleton_member(sj->min_righthand, &r))
-			return gr_decline("the inner side of a semi or anti join is not one relation");
+			return gr_decline("the inner side of a left, semi or anti join is not one relation");
 		kinds[r] = sj->jointype;
 	}
 	return true;
@@ -288,18 +291,40 @@ special_joins(PlannerInfo *root, JoinType *kinds)
 
 /*
  * Whether every join clause of relation rel needs no relation beyond
- * 'joined' and it (a semi or anti join's inner side is hashed after the
- * relations its clauses read).
+ * 'joined' and it (a semi, anti or left join's inner side is hashed after
+ * the relations its clauses read).
  */
 static bool
-clauses_within(RelOptInfo *rel, Relids joined)
+clauses_within(PlannerInfo *root, RelOptInfo *rel, Relids joined)
 {
 	ListCell   *lc;
 
 	foreach(lc, rel->joininfo)
-		if (!bms_is_subset(((RestrictInfo *) lfirst(lc))->required_relids,
+		if (!bms_is_subset(gr_base_relids(root, ((RestrictInfo *) lfirst(lc))->required_relids),
 						   bms_union(joined, rel->relids)))
 			return false;
+	return true;
+}
+
+/*
+ * Whether every join clause of the join's relations is one the plan
+ * places ('placed': as a key or a joined row's conjunct): one left out
+ * would be a clause of the query the node never checks.
+ */
+static bool
+every_clause_placed(PlannerInfo *root, Relids relids, List *placed)
+{
+	int			i = -1;
+
+	while ((i = bms_next_member(relids, i)) >= 0)
+	{
+		ListCell   *lc;
+
+		foreach(lc, root->simple_rel_array[i]->joininfo)
+			if (!list_member_ptr(placed, ((RestrictInfo *) lfirst(lc))->clause))
+				return gr_decline("a join clause has no place in the node's join (%s)",
+								  clause_text(root, ((RestrictInfo *) lfirst(lc))->clause));
+	}
 	return true;
 }
 
@@ -320,7 +345,7 @@ join_clauses(PlannerInfo *root, Relids joined, RelOptInfo *rel)
 	{
 		RestrictInfo *ri = lfirst(lc);
 
-		if (bms_is_subset(ri->required_relids, bms_union(joined, rel->relids)))
+		if (bms_is_subset(gr_base_relids(root, ri->required_relids), bms_union(joined, rel->relids)))
 			clauses = lappend(clauses, ri->clause);
 	}
 	return clauses;
@@ -337,7 +362,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 {
 	Relids		joined;
 	Relids		left = NULL;
-	Relids		inner_sides = NULL; /* of semi and anti joins, hashed */
+	Relids		inner_sides = NULL; /* of semi, anti and left joins, hashed */
+	List	   *placed = NIL;	/* the join clauses placed */
 	double		most = -1;
 	double		reach = 1;		/* the probe table's rows that reach the next
 								 * relation, a fraction */
@@ -365,7 +391,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 	if (bms_num_members(left) > GR_JOIN_MAX_RELS + 1)
 		return gr_decline("the query joins more than %d relations", GR_JOIN_MAX_RELS + 1);
 	if (kinds[jp->probe] != JOIN_INNER)
-		return gr_decline("the largest relation, %s, is the inner side of a semi or anti join (the node reads the largest relation and would have to mark the rows it hashes)",
+		return gr_decline("the largest relation, %s, is the inner side of a left, semi or anti join (the node reads the largest relation and would have to mark the rows it hashes)",
 						  planner_rt_fetch(jp->probe, root)->eref->aliasname);
 	joined = bms_make_singleton(jp->probe);
 	left = bms_del_member(left, jp->probe);
@@ -395,7 +421,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 			double		kept;
 
 			if (clauses == NIL ||
-				(kinds[i] != JOIN_INNER && !clauses_within(rel, joined)))
+				(kinds[i] != JOIN_INNER && !clauses_within(root, rel, joined)))
 				continue;
 			unique = unique_for(rel, clauses);
 			kept = rel->rows / Max(rel->tuples, 1);
@@ -424,17 +450,18 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jp->rels = lappend(jp->rels, jr);
 		/*
 		 * Its equalities are its keys; the other clauses, the joined row's
-		 * (a semi or anti join's are all its keys, and no later relation's
-		 * clause reads its columns)
+		 * (a semi, anti or left join's are all its keys, and no later
+		 * relation's clause reads its columns)
 		 */
 		foreach(lc, best_clauses)
 		{
+			placed = lappend(placed, lfirst(lc));
 			if (add_key(root, jp, jr, joined, lfirst(lc)))
 				continue;
 			if (jr->jointype != JOIN_INNER ||
 				bms_overlap(pull_varnos(root, lfirst(lc)), inner_sides))
 				return gr_decline_hint("The node joins by equalities of integer or date columns.",
-									   "a clause of a semi or anti join is not an equality of integer or date columns the node hashes (%s)",
+									   "a clause of a left, semi or anti join is not an equality of integer or date columns the node hashes (%s)",
 									   clause_text(root, lfirst(lc)));
 			jp->quals = lappend(jp->quals, lfirst(lc));
 		}
@@ -445,7 +472,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 								   clause_text(root, linitial(best_clauses)));
 		jr->name = psprintf("%s (%s%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname,
 							jr->jointype == JOIN_SEMI ? "semi: " :
-							jr->jointype == JOIN_ANTI ? "anti: " : "", jr->name);
+							jr->jointype == JOIN_ANTI ? "anti: " :
+							jr->jointype == JOIN_LEFT ? "left: " : "", jr->name);
 		if (jr->jointype != JOIN_INNER)
 			inner_sides = bms_add_member(inner_sides, jr->relid);
 		/* a unique key keeps the rows its relation's WHERE keeps (a foreign key's) */
@@ -456,7 +484,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		joined = bms_add_member(joined, best->relid);
 		left = bms_del_member(left, best->relid);
 	}
-	return true;
+	return every_clause_placed(root, joined, placed);
 }
 
 /*
@@ -471,7 +499,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 int
 gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
 {
-	Relids		relids = pull_varnos(root, expr);
+	Relids		relids = gr_base_relids(root, pull_varnos(root, expr));
 	int			relid;
 	int			h;
 
@@ -479,9 +507,16 @@ gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
 		return GR_JOIN_PROBE;
 	if (contain_volatile_functions(expr) || contain_subplans(expr) || contain_agg_clause(expr))
 		return GR_JOIN_NONE;
+	/*
+	 * (an expression over a left join's inner side is the joined row's: its
+	 * plan would compute it for rows that match only, not over the NULLs of
+	 * a row that does not)
+	 */
 	if (!bms_get_singleton_member(relids, &relid) || (h = rel_index(jp, relid)) < 0 ||
 		!value_type(exprType(expr)) ||
-		(plain_var(expr) == NULL && contain_leaked_vars(expr)))
+		(plain_var(expr) == NULL &&
+		 (contain_leaked_vars(expr) ||
+		  ((GrJoinRel *) list_nth(jp->rels, h))->jointype == JOIN_LEFT)))
 		return GR_JOIN_ROW;
 	return REF(h, add_value(list_nth(jp->rels, h), expr));
 }
@@ -554,8 +589,17 @@ gr_join_tlist(const GrJoinRel *jr)
 	ListCell   *lc;
 
 	foreach(lc, list_concat_copy(jr->keyexprs, jr->vals))
-		tlist = lappend(tlist, makeTargetEntry(copyObject(lfirst(lc)), list_length(tlist) + 1,
-											   NULL, false));
+	{
+		Node	   *e = copyObject(lfirst(lc));
+		Node	   *v = e;
+
+		/* below the join, no outer join nulls the relation's columns */
+		while (IsA(v, RelabelType))
+			v = (Node *) ((RelabelType *) v)->arg;
+		if (IsA(v, Var))
+			gr_var_unnulled((Var *) v);
+		tlist = lappend(tlist, makeTargetEntry((Expr *) e, list_length(tlist) + 1, NULL, false));
+	}
 	return tlist;
 }
 

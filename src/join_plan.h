@@ -39,9 +39,10 @@ typedef struct GrJoinRel
 	List	   *vals;			/* the expressions over it the node reads */
 	char	   *name;			/* for EXPLAIN */
 	int			vstart;			/* its first value's index among all (gr_join_finish) */
-	JoinType	jointype;		/* JOIN_INNER; JOIN_SEMI or JOIN_ANTI: the inner
-								 * side of a semi or anti join, whose rows only
-								 * say whether a row goes on (it has no values) */
+	JoinType	jointype;		/* JOIN_INNER; JOIN_LEFT: a left join's nullable
+								 * side; JOIN_SEMI or JOIN_ANTI: the inner side
+								 * of a semi or anti join, whose rows only say
+								 * whether a row goes on (it has no values) */
 } GrJoinRel;
 
 /* A join the node takes: the table it reads, and the relations it hashes, in probe order. */

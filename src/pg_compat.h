@@ -62,6 +62,19 @@
 #endif
 
 /*
+ * PostgreSQL 16 numbers outer joins among the relations a clause requires
+ * (root->outer_join_rels) and marks a Var an outer join may null
+ * (varnullingrels); gr_base_relids keeps the base relations of a set.
+ */
+#if PG_VERSION_NUM >= 160000
+#define gr_base_relids(root, relids) bms_difference((relids), (root)->outer_join_rels)
+#define gr_var_unnulled(var) ((var)->varnullingrels = NULL)
+#else
+#define gr_base_relids(root, relids) (relids)
+#define gr_var_unnulled(var) ((void) 0)
+#endif
+
+/*
  * PostgreSQL 17 removed old_snapshot_threshold, and with it the check a
  * page-mode scan made on each page it locked (TestForOldSnapshot).
  */

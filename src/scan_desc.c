@@ -339,10 +339,10 @@ gr_scan_desc_from_list(List *l)
 		sj->vstart = get_int(&r, 0, d->njoinvals - sj->nvals, "join values");
 		sj->vallen = get_ints(&r, sj->nvals, -1, 8, "join value length");
 		sj->jointype = get_int(&r, JOIN_INNER, JOIN_ANTI, "join type");
-		if (sj->jointype != JOIN_INNER && sj->jointype != JOIN_SEMI &&
-			sj->jointype != JOIN_ANTI)
+		if (sj->jointype != JOIN_INNER && sj->jointype != JOIN_LEFT &&
+			sj->jointype != JOIN_SEMI && sj->jointype != JOIN_ANTI)
 			malformed("join type");
-		if (sj->jointype != JOIN_INNER && sj->nvals > 0)
+		if ((sj->jointype == JOIN_SEMI || sj->jointype == JOIN_ANTI) && sj->nvals > 0)
 			malformed("values of a semi or anti join");
 		for (int k = 0; k < sj->nkeys; k++)
 			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)

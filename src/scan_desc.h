@@ -124,9 +124,11 @@ typedef struct GrScanJoin
 	int			nvals;
 	int			vstart;			/* its first join value's index */
 	int		   *vallen;			/* per value: typlen (1, 2, 4, 8 by value, or -1) */
-	int			jointype;		/* JOIN_INNER: a row for every match; JOIN_SEMI:
-								 * the row goes on once where one matches;
-								 * JOIN_ANTI: where none does (no values) */
+	int			jointype;		/* JOIN_INNER: a row for every match; JOIN_LEFT:
+								 * and one with NULL values where none matches;
+								 * JOIN_SEMI: the row goes on once where one
+								 * matches; JOIN_ANTI: where none does (these
+								 * two have no values) */
 	char	   *name;			/* for EXPLAIN: the relation and the equalities */
 } GrScanJoin;
 
