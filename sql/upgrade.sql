@@ -1,12 +1,12 @@
 --
--- Upgrades: a 1.0, 1.1, 1.2 or 1.3 install brought to the default version
--- (1.4) by ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql,
--- gpu_reduce--1.1--1.2.sql, gpu_reduce--1.2--1.3.sql, gpu_reduce--1.3--1.4.sql)
--- must be the catalog a fresh install (gpu_reduce--1.4.sql) makes, comments
--- included, and its aggregates must answer.  An object
--- added to one script and not the other shows up below as a row of the
--- difference.  Runs in a database of its own, so the suite's database keeps
--- its install whatever the order of the tests.
+-- Upgrades: a 1.0, 1.1, 1.2, 1.3 or 1.4 install brought to the default
+-- version (1.5) by ALTER EXTENSION gpu_reduce UPDATE (gpu_reduce--1.0--1.1.sql
+-- to gpu_reduce--1.4--1.5.sql) must be the catalog a fresh install
+-- (gpu_reduce--1.5.sql) makes, comments, schemas and argument names
+-- included, and its aggregates must answer, through views made before the
+-- update too.  An object added to one script and not the other shows up
+-- below as a row of the difference.  Runs in a database of its own, so the
+-- suite's database keeps its install whatever the order of the tests.
 --
 \set regress_db :DBNAME
 SET client_min_messages = warning;
@@ -85,7 +85,8 @@ ALTER EXTENSION gpu_reduce UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_updated12 AS SELECT ext_fingerprint() AS line;
 
--- 1.3 (no comments), then UPDATE to the default version (1.4 adds them)
+-- 1.3 (no comments), then UPDATE to the default version (1.4 adds them, 1.5
+-- writes them per signature)
 DROP EXTENSION gpu_reduce;
 CREATE EXTENSION gpu_reduce VERSION '1.3';
 SELECT count(*) AS commented_aggregates FROM pg_aggregate a
@@ -94,6 +95,62 @@ ALTER EXTENSION gpu_reduce UPDATE;
 SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_updated13 AS SELECT ext_fingerprint() AS line;
 
+-- 1.4 (support functions beside the aggregates, gpu_topk's k unnamed), with
+-- views and a function over its aggregates, then UPDATE to the default
+-- version: the support functions move to gpu_reduce_internal and gpu_topk
+-- gets its argument name in place, so what uses them keeps working
+DROP EXTENSION gpu_reduce;
+CREATE EXTENSION gpu_reduce VERSION '1.4';
+CREATE TABLE up14 AS SELECT g AS x, g / 8.0::float8 AS f, g / 8.0 AS n FROM generate_series(1, 10000) g;
+CREATE VIEW up14_v AS
+SELECT gpu_sum(x) AS s, gpu_avg(n) AS a, gpu_topk(x, 3) AS t3, gpu_top2(f) AS t2,
+       gpu_sum(f) AS fs, gpu_stddev(x) AS sd, gpu_min(n) AS mn
+FROM up14;
+CREATE FUNCTION up14_topk(int) RETURNS int[] LANGUAGE sql STABLE
+    AS 'SELECT gpu_topk(x, $1) FROM up14';
+SELECT pg_get_function_arguments('gpu_topk(integer, integer)'::regprocedure) AS topk_args_14,
+       count(*) AS support_functions_beside_14
+FROM pg_proc p WHERE p.proname ~ '^gpu_.*_(trans|final)$|^gpu_reduce_(combine|serialize|deserialize|planner_support)$'
+  AND p.pronamespace = 'public'::regnamespace;
+SELECT * FROM up14_v;
+CREATE TABLE up14_aggs AS
+SELECT p.oid, p.oid::regprocedure::text AS sig FROM pg_proc p
+WHERE p.proname LIKE 'gpu\_%' AND p.prokind = 'a';
+ALTER EXTENSION gpu_reduce UPDATE;
+SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
+CREATE TABLE fp_updated14 AS SELECT ext_fingerprint() AS line;
+SELECT * FROM up14_v;
+SELECT up14_topk(4) AS topk_through_function,
+       pg_get_function_arguments('gpu_topk(integer, integer)'::regprocedure) AS topk_args;
+-- the aggregates kept their OIDs, which the view still depends on
+SELECT count(*) AS aggregates_kept,
+       (SELECT count(DISTINCT d.refobjid) FROM pg_depend d JOIN pg_rewrite r ON d.objid = r.oid
+        WHERE r.ev_class = 'up14_v'::regclass AND d.refclassid = 'pg_proc'::regclass
+          AND d.refobjid IN (SELECT oid FROM up14_aggs)) AS view_depends_on
+FROM up14_aggs o JOIN pg_proc p ON p.oid = o.oid AND p.oid::regprocedure::text = o.sig;
+-- every aggregate answers after the update (serially, through the node or not)
+SELECT gpu_sum(x) = sum(x) AS sum_ok, gpu_avg(n)::text = avg(n)::text AS avg_ok,
+       gpu_variance(x)::text = var_samp(x)::text AS variance_ok,
+       gpu_var_pop(n)::text = var_pop(n)::text AS var_pop_ok,
+       gpu_stddev_pop(x)::text = stddev_pop(x)::text AS stddev_pop_ok,
+       gpu_max(f) = max(f) AS max_ok, gpu_min(x) = min(x) AS min_ok,
+       gpu_topk(n, 2) = ARRAY[1250, 1249.875] AS topk_ok
+FROM up14;
+-- and in a parallel plan, whose workers call the moved combine, serialize
+-- and deserialize functions
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SELECT * FROM up14_v;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+RESET max_parallel_workers_per_gather;
+DROP FUNCTION up14_topk(int);
+DROP VIEW up14_v;
+DROP TABLE up14, up14_aggs;
+
 -- a fresh install of the default version
 DROP EXTENSION gpu_reduce;
 CREATE EXTENSION gpu_reduce;
@@ -101,14 +158,16 @@ SELECT extversion FROM pg_extension WHERE extname = 'gpu_reduce';
 CREATE TABLE fp_fresh AS SELECT ext_fingerprint() AS line;
 
 -- every member function of the install has a comment: an aggregate says what
--- it computes, a support function that it is internal (none left out)
-SELECT CASE WHEN p.prokind = 'a' THEN 'aggregate'
+-- it computes, a support function that it is internal (none left out), and
+-- the internal ones are in their own schema
+SELECT p.pronamespace::regnamespace AS schema,
+       CASE WHEN p.prokind = 'a' THEN 'aggregate'
             WHEN obj_description(p.oid, 'pg_proc') LIKE 'gpu_reduce internal:%' THEN 'internal function'
             ELSE 'function' END AS kind,
        count(*) AS members, count(obj_description(p.oid, 'pg_proc')) AS commented
 FROM pg_depend d JOIN pg_extension e ON d.refobjid = e.oid AND e.extname = 'gpu_reduce'
 JOIN pg_proc p ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
-GROUP BY 1 ORDER BY 1;
+GROUP BY 1, 2 ORDER BY 1, 2;
 -- what \da+ shows for one of them
 SELECT obj_description('gpu_sum(double precision)'::regprocedure, 'pg_proc') AS gpu_sum_float8,
        obj_description('gpu_topk(bigint, integer)'::regprocedure, 'pg_proc') AS gpu_topk_int8;
@@ -142,6 +201,12 @@ ORDER BY 1, 2;
 UNION ALL
 (SELECT 'only in a fresh install', line FROM fp_fresh
  EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated13)
+ORDER BY 1, 2;
+(SELECT 'only after 1.4 + UPDATE' AS install, line FROM fp_updated14
+ EXCEPT ALL SELECT 'only after 1.4 + UPDATE', line FROM fp_fresh)
+UNION ALL
+(SELECT 'only in a fresh install', line FROM fp_fresh
+ EXCEPT ALL SELECT 'only in a fresh install', line FROM fp_updated14)
 ORDER BY 1, 2;
 
 \c :regress_db

@@ -1,17 +1,20 @@
 #!/bin/sh
-# sqlgen/gen.sh -- write an install or upgrade script of gpu_reduce from
-# sqlgen/matrix.txt (the aggregates) and the hand-written parts in sqlgen/.
+# sqlgen/gen.sh -- write the install script of gpu_reduce's default version,
+# or the upgrade script into it, from sqlgen/matrix.txt (the aggregates) and
+# the hand-written parts in sqlgen/.
 #
 #   gen.sh install VERSION        the install script of VERSION: head.sql,
 #                                 then every aggregate of a type added at or
 #                                 before VERSION
 #   gen.sh upgrade FROM TO        the upgrade script FROM -> TO: upgrade-TO.sql,
 #                                 then the aggregates of the types added after
-#                                 FROM, up to TO
+#                                 FROM, up to TO, and what the @family lines
+#                                 of matrix.txt change in the older ones
 #
 # Writes the script to stdout.  Underscores in matrix.txt stand for spaces
 # ('double_precision').  Versions compare as numbers (1.10 > 1.9 is not
-# needed yet: versions are 1.x with one digit).
+# needed yet: versions are 1.x with one digit).  The scripts of versions
+# before 1.5 are frozen as released: this writes 1.5's and later ones only.
 set -eu
 dir=$(dirname "$0")
 mode=$1
@@ -22,123 +25,146 @@ upgrade) lo=$2; hi=$3; cat "$dir/upgrade-$hi.sql" ;;
 esac
 
 awk -v lo="$lo" -v hi="$hi" -v mode="$mode" '
-# what each aggregate is, for COMMENT ON AGGREGATE (from the @family comment version on)
-function what(name, type) {
-	if (name == "sum") return "sum of " type " values, as sum(); a float sum exact (correctly rounded, in any order)"
-	if (name == "min") return "smallest " type " value, as min()"
-	if (name == "max") return "largest " type " value, as max()"
-	if (name == "avg") return "average of " type " values, as avg(); a float average from the exact sum"
-	if (name == "top2") return "the 2 largest " type " values, descending (duplicates count)"
-	if (name == "topk") return "the k largest " type " values, descending (duplicates count; 1 <= k <= 100000)"
-	if (name == "variance") return "sample variance of " type " values, as var_samp()"
-	if (name == "var_pop") return "population variance of " type " values, as var_pop()"
-	if (name == "stddev") return "sample standard deviation of " type " values, as stddev_samp()"
-	return "population standard deviation of " type " values, as stddev_pop()"
+BEGIN { isch = "gpu_reduce_internal."; q = sprintf("%c", 39) }
+# what one signature of an aggregate computes and returns, for COMMENT ON
+# AGGREGATE: its input type, its result type and how it differs from the
+# native aggregate by class of type (README, SQL reference and Semantics)
+function what(name, type, ret, class,   native, note) {
+	if (name == "sum") {
+		if (class == "float")
+			return "exact (correctly rounded) sum of " type " values as " ret ", the same in any row order or plan (sum() rounds at every row)"
+		if (class == "numeric")
+			return "exact sum of numeric values as numeric, text equal to sum()'"'"'s (the largest input scale)"
+		if (ret == "bigint")
+			return "sum of " type " values as bigint, as sum() (an error beyond bigint)"
+		return "exact sum of " type " values as " ret ", as sum()"
+	}
+	if (name == "min" || name == "max") {
+		native = name "()"
+		note = ""
+		if (class == "float")
+			note = " except that -0.0 counts as below 0.0 (NaN above every number, as in " native ")"
+		else if (class == "numeric")
+			note = " except that of equal values the one of " (name == "min" ? "smaller scale wins (1.5 over 1.50)" : "larger scale wins (1.50 over 1.5)") "; the value comes back unchanged"
+		return (name == "min" ? "minimum" : "maximum") " of " type " values as " ret ", as " native note
+	}
+	if (name == "avg") {
+		if (class == "float")
+			return "average of " type " values as " ret ": the exact sum rounded to double, divided by the count (avg() rounds at every row)"
+		if (class == "numeric")
+			return "average of numeric values as numeric: the exact sum divided by the count, text equal to avg()'"'"'s"
+		return "average of " type " values as " ret ", text equal to avg()'"'"'s (exact sum divided by the count)"
+	}
+	if (name == "top2")
+		return "the 2 largest " type " values as " ret ", descending (duplicates count; one element for one value)"
+	if (name == "topk")
+		return "the k largest " type " values as " ret ", descending (duplicates count; 1 <= k <= 100000, the same k on every row of a group)"
+	if (name == "variance") native = "var_samp()"
+	else if (name == "var_pop") native = "var_pop()"
+	else if (name == "stddev") native = "stddev_samp()"
+	else native = "stddev_pop()"
+	note = (name == "variance" ? "sample variance" : name == "var_pop" ? "population variance" : name == "stddev" ? "sample standard deviation" : "population standard deviation") " of " type " values as " ret
+	if (class == "float")
+		return note ", from exact sums of x and x^2 rounded once: the same in any row order or plan (" native " rounds row by row)"
+	return note ", text equal to " native "'"'"'s (exact sums of x and x^2)"
 }
-# the aggregate described, and its support functions marked as internal
-function comment(name, type, extra_arg,   args) {
-	args = type extra_arg
-	printf "COMMENT ON AGGREGATE gpu_%s(%s) IS '\''gpu_reduce: %s'\'';\n", name, args, what(name, type)
-	printf "COMMENT ON FUNCTION gpu_%s_trans(internal, %s) IS '\''gpu_reduce internal: the transition function of gpu_%s(%s)'\'';\n", name, args, name, args
-	printf "COMMENT ON FUNCTION gpu_%s_final(internal, %s) IS '\''gpu_reduce internal: the final function of gpu_%s(%s)'\'';\n", name, args, name, args
+# COMMENT ON AGGREGATE of one signature (its quotes doubled in the literal)
+function comment_agg(name, type, ret, class, extra_arg,   text) {
+	text = what(name, type, ret, class)
+	gsub(q, q q, text)
+	printf "COMMENT ON AGGREGATE gpu_%s(%s%s) IS '\''gpu_reduce: %s'\'';\n", name, type, extra_arg, text
 }
-# comments exist in a script up to hi
-function comments_in(v) { return family_since["comment"] != "" && family_since["comment"] + 0 <= v + 0 }
-function agg(name, type, ret, extra_arg, sspace, csym, sortop,   args, fargs) {
+# the support functions of a new aggregate, commented as internal
+function comment_support(name, type, extra_arg,   args) {
 	args = type extra_arg
-	# the transition C function: its own for the first kinds, else the shared one
-	if (csym == "")
-		csym = "gpu_reduce_" name "_trans"
-	printf "CREATE FUNCTION gpu_%s_trans(internal, %s) RETURNS internal\n", name, args
-	printf "    AS '\''MODULE_PATHNAME'\'', '\''%s'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE\n", csym
-	printf "    SUPPORT gpu_reduce_planner_support;\n"
-	printf "CREATE FUNCTION gpu_%s_final(internal, %s) RETURNS %s\n", name, args, ret
-	printf "    AS '\''MODULE_PATHNAME'\'', '\''gpu_reduce_final'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE;\n"
-	printf "CREATE AGGREGATE gpu_%s(%s) (\n", name, args
-	printf "    SFUNC = gpu_%s_trans, STYPE = internal, SSPACE = %d,\n", name, sspace
-	printf "    FINALFUNC = gpu_%s_final, FINALFUNC_EXTRA,\n", name
-	printf "    COMBINEFUNC = gpu_reduce_combine,\n"
-	printf "    SERIALFUNC = gpu_reduce_serialize, DESERIALFUNC = gpu_reduce_deserialize,\n"
+	printf "COMMENT ON FUNCTION %sgpu_%s_trans(internal, %s) IS '\''gpu_reduce internal: the transition function of gpu_%s(%s)'\'';\n", isch, name, args, name, args
+	printf "COMMENT ON FUNCTION %sgpu_%s_final(internal, %s) IS '\''gpu_reduce internal: the final function of gpu_%s(%s)'\'';\n", isch, name, args, name, args
+}
+# an existing aggregate'"'"'s transition and final functions move to the internal schema
+function move_support(name, type, extra_arg,   args) {
+	args = type extra_arg
+	printf "ALTER FUNCTION gpu_%s_trans(internal, %s) SET SCHEMA gpu_reduce_internal;\n", name, args
+	printf "ALTER FUNCTION gpu_%s_final(internal, %s) SET SCHEMA gpu_reduce_internal;\n", name, args
+}
+# the aggregate itself: CREATE, or with replace CREATE OR REPLACE (the same
+# definition, the OID kept: what an upgrade may change in place, such as an
+# argument name); extra_arg is the second argument as the aggregate names it
+function agg_def(name, type, extra_arg, sspace, sortop, replace) {
+	printf "CREATE %sAGGREGATE gpu_%s(%s%s) (\n", replace ? "OR REPLACE " : "", name, type, extra_arg
+	printf "    SFUNC = %sgpu_%s_trans, STYPE = internal, SSPACE = %d,\n", isch, name, sspace
+	printf "    FINALFUNC = %sgpu_%s_final, FINALFUNC_EXTRA,\n", isch, name
+	printf "    COMBINEFUNC = %sgpu_reduce_combine,\n", isch
+	printf "    SERIALFUNC = %sgpu_reduce_serialize, DESERIALFUNC = %sgpu_reduce_deserialize,\n", isch, isch
 	if (sortop != "")
 		printf "    SORTOP = OPERATOR(pg_catalog.%s),\n", sortop
 	printf "    PARALLEL = SAFE\n"
-	printf ");\n\n"
+	printf ");\n"
 }
-# an existing gpu_min/gpu_max gets its sort operator (no ALTER AGGREGATE sets one;
-# the operator is a built-in, pinned, so CREATE AGGREGATE records no dependency either)
-function set_sortop(name, type, sortop) {
-	printf "UPDATE pg_catalog.pg_aggregate SET aggsortop = '\''pg_catalog.%s(%s, %s)'\''::pg_catalog.regoperator\n", sortop, type, type
-	printf "    WHERE aggfnoid = '\''gpu_%s(%s)'\''::pg_catalog.regprocedure;\n", name, type
+# a new aggregate: its support functions, itself, and their comments
+function agg(name, type, ret, class, fn_arg, agg_arg, sspace, csym, sortop,   args) {
+	args = type fn_arg
+	# the transition C function: its own for the first kinds, else the shared one
+	if (csym == "")
+		csym = "gpu_reduce_" name "_trans"
+	printf "CREATE FUNCTION %sgpu_%s_trans(internal, %s) RETURNS internal\n", isch, name, args
+	printf "    AS '\''MODULE_PATHNAME'\'', '\''%s'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE\n", csym
+	printf "    SUPPORT %sgpu_reduce_planner_support;\n", isch
+	printf "CREATE FUNCTION %sgpu_%s_final(internal, %s) RETURNS %s\n", isch, name, args, ret
+	printf "    AS '\''MODULE_PATHNAME'\'', '\''gpu_reduce_final'\'' LANGUAGE C IMMUTABLE PARALLEL SAFE;\n"
+	agg_def(name, type, agg_arg, sspace, sortop, 0)
+	comment_agg(name, type, ret, class, fn_arg)
+	comment_support(name, type, fn_arg)
+	printf "\n"
+}
+# what an upgrade changes in an aggregate that already exists
+function existing(name, type, ret, class, fn_arg, agg_arg, sspace, sortop) {
+	if (in_range(family_since["internal"]))
+		move_support(name, type, fn_arg)
+	if (agg_arg != fn_arg && in_range(family_since["argnames"]))
+		agg_def(name, type, agg_arg, sspace, sortop, 1)
+	if (in_range(family_since["comment"]))
+		comment_agg(name, type, ret, class, fn_arg)
+}
+# one aggregate of a type line: new in this script, or an older one to change
+function one(new, name, type, ret, class, fn_arg, agg_arg, sspace, csym, sortop) {
+	if (new)
+		agg(name, type, ret, class, fn_arg, agg_arg, sspace, csym, sortop)
+	else
+		existing(name, type, ret, class, fn_arg, agg_arg, sspace, sortop)
 }
 function in_range(v) { return v + 0 > lo + 0 && v + 0 <= hi + 0 }
+function since_at_most(v) { return v + 0 <= hi + 0 }
 /^[ \t]*(#|$)/ { next }
 /^@family/ { family_since[$2] = $3; next }
 {
-	type = $1; since = $2; sum = $3; avg = $4; space = $5; var = $6; sortop = $7
+	type = $1; since = $2; sum = $3; avg = $4; space = $5; var = $6; sortop = $7; class = $8
 	gsub(/_/, " ", type); gsub(/_/, " ", sum); gsub(/_/, " ", avg); gsub(/_/, " ", var)
+	if (!since_at_most(since))
+		next
 	# gpu_min/gpu_max have sort operators (the index shortcut) from the sortop family on
-	sorts = sortop == "yes" && family_since["sortop"] + 0 <= hi + 0
-	if (in_range(since))
-	{
-		printf "-- %s (since %s)\n\n", type, since
-		if (sum != "-")
-			agg("sum", type, sum, "", space)
-		agg("min", type, type, "", 256, "", sorts ? "<" : "")
-		agg("max", type, type, "", 256, "", sorts ? ">" : "")
-		if (avg != "-")
-			agg("avg", type, avg, "", space)
-		agg("top2", type, type "[]", "", 256)
-		agg("topk", type, type "[]", ", integer", 1024)
-	}
-	# comments: with the aggregates once they exist, or for the older ones in the upgrade that adds them
-	if (comments_in(hi) && (in_range(since) || in_range(family_since["comment"])))
-	{
-		printf "-- %s: comments (since %s)\n\n", type, family_since["comment"]
-		if (sum != "-")
-			comment("sum", type, "")
-		comment("min", type, "")
-		comment("max", type, "")
-		if (avg != "-")
-			comment("avg", type, "")
-		comment("top2", type, "")
-		comment("topk", type, ", integer")
-		printf "\n"
-	}
-	else if (sorts && since + 0 <= lo + 0 && in_range(family_since["sortop"]))
-	{
-		printf "-- %s: gpu_min and gpu_max get sort operators (since %s)\n\n", type, family_since["sortop"]
-		set_sortop("min", type, "<")
-		set_sortop("max", type, ">")
-		printf "\n"
-	}
+	sorts = sortop == "yes" && since_at_most(family_since["sortop"])
+	# gpu_topk names its k from the argnames family on
+	k_arg = since_at_most(family_since["argnames"]) ? ", k integer" : ", integer"
+	new = in_range(since)
+	printf "-- %s (%s)\n\n", type, new ? "since " since : "existing aggregates"
+	if (sum != "-")
+		one(new, "sum", type, sum, class, "", "", space)
+	one(new, "min", type, type, class, "", "", 256, "", sorts ? "<" : "")
+	one(new, "max", type, type, class, "", "", 256, "", sorts ? ">" : "")
+	if (avg != "-")
+		one(new, "avg", type, avg, class, "", "", space)
+	one(new, "top2", type, type "[]", class, "", "", 256)
+	one(new, "topk", type, type "[]", class, ", integer", k_arg, 1024)
 	# the variance family: from the later of its version and the type version
 	vsince = family_since["var"] + 0 > since + 0 ? family_since["var"] : since
-	if (var != "-" && var != "" && in_range(vsince))
+	if (var != "-" && since_at_most(vsince))
 	{
-		printf "-- %s: the variance family (since %s)\n\n", type, vsince
-		agg("variance", type, var, "", 256, "gpu_reduce_trans")
-		agg("var_pop", type, var, "", 256, "gpu_reduce_trans")
-		agg("stddev", type, var, "", 256, "gpu_reduce_trans")
-		agg("stddev_pop", type, var, "", 256, "gpu_reduce_trans")
+		printf "%s-- %s: the variance family (%s)\n\n", new ? "" : "\n", type, in_range(vsince) ? "since " vsince : "existing aggregates"
+		new = in_range(vsince)
+		one(new, "variance", type, var, class, "", "", 256, "gpu_reduce_trans")
+		one(new, "var_pop", type, var, class, "", "", 256, "gpu_reduce_trans")
+		one(new, "stddev", type, var, class, "", "", 256, "gpu_reduce_trans")
+		one(new, "stddev_pop", type, var, class, "", "", 256, "gpu_reduce_trans")
 	}
-	if (var != "-" && var != "" && comments_in(hi) && (in_range(vsince) || in_range(family_since["comment"])))
-	{
-		comment("variance", type, "")
-		comment("var_pop", type, "")
-		comment("stddev", type, "")
-		comment("stddev_pop", type, "")
-		printf "\n"
-	}
-}
-END {
-	# the shared support functions: internal too
-	if (comments_in(hi) && (mode == "install" || in_range(family_since["comment"])))
-	{
-		printf "-- the shared support functions (comments since %s)\n\n", family_since["comment"]
-		printf "COMMENT ON FUNCTION gpu_reduce_combine(internal, internal) IS '\''gpu_reduce internal: combines two partial states of any gpu_* aggregate'\'';\n"
-		printf "COMMENT ON FUNCTION gpu_reduce_serialize(internal) IS '\''gpu_reduce internal: serializes a partial state (parallel plans)'\'';\n"
-		printf "COMMENT ON FUNCTION gpu_reduce_deserialize(bytea, internal) IS '\''gpu_reduce internal: deserializes a partial state (parallel plans)'\'';\n"
-		printf "COMMENT ON FUNCTION gpu_reduce_stats_reset() IS '\''zeroes the counters gpu_reduce_stats() reports for this backend'\'';\n"
-		printf "COMMENT ON FUNCTION gpu_reduce_planner_support(internal) IS '\''gpu_reduce internal: planner support of the transition functions (loads the library and its planner hook)'\'';\n"
-	}
+	printf "\n"
 }' "$dir/matrix.txt"

@@ -11,23 +11,41 @@
 -- complain if script is sourced in psql, rather than via CREATE EXTENSION
 \echo Use "CREATE EXTENSION gpu_reduce" to load this file. \quit
 
+-- The support functions of the aggregates (transition, final, combine,
+-- serialize, deserialize, planner support) are not to be called by users:
+-- they live in a schema of their own, out of the user's \df gpu_*.  The
+-- aggregates name them by OID, so they need no search_path; the schema goes
+-- with DROP EXTENSION.
+
+CREATE SCHEMA gpu_reduce_internal;
+COMMENT ON SCHEMA gpu_reduce_internal IS
+    'gpu_reduce internal: the support functions of the gpu_* aggregates, not to be called';
+
 -- Shared support functions: one C function per role serves every input type;
 -- the final functions take the input type as an extra argument
 -- (FINALFUNC_EXTRA) so that each aggregate gets its own return type.
 
-CREATE FUNCTION gpu_reduce_combine(internal, internal) RETURNS internal
+CREATE FUNCTION gpu_reduce_internal.gpu_reduce_combine(internal, internal) RETURNS internal
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
-CREATE FUNCTION gpu_reduce_serialize(internal) RETURNS bytea
+COMMENT ON FUNCTION gpu_reduce_internal.gpu_reduce_combine(internal, internal) IS
+    'gpu_reduce internal: combines two partial states of any gpu_* aggregate';
+CREATE FUNCTION gpu_reduce_internal.gpu_reduce_serialize(internal) RETURNS bytea
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION gpu_reduce_deserialize(bytea, internal) RETURNS internal
+COMMENT ON FUNCTION gpu_reduce_internal.gpu_reduce_serialize(internal) IS
+    'gpu_reduce internal: serializes a partial state (parallel plans)';
+CREATE FUNCTION gpu_reduce_internal.gpu_reduce_deserialize(bytea, internal) RETURNS internal
     AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION gpu_reduce_internal.gpu_reduce_deserialize(bytea, internal) IS
+    'gpu_reduce internal: deserializes a partial state (parallel plans)';
 
 -- The planner support function of every transition function.  The planner
 -- calls it while costing a gpu_* aggregate, which loads the library (and its
 -- planner hook, the bulk scan) in a session that has not yet run one; it
 -- gives no other advice.
-CREATE FUNCTION gpu_reduce_planner_support(internal) RETURNS internal
+CREATE FUNCTION gpu_reduce_internal.gpu_reduce_planner_support(internal) RETURNS internal
     AS 'MODULE_PATHNAME' LANGUAGE C STRICT;
+COMMENT ON FUNCTION gpu_reduce_internal.gpu_reduce_planner_support(internal) IS
+    'gpu_reduce internal: planner support of the transition functions (loads the library and its planner hook)';
 
 -- Diagnostics
 
@@ -41,6 +59,8 @@ COMMENT ON FUNCTION gpu_reduce_stats() IS
 
 CREATE FUNCTION gpu_reduce_stats_reset() RETURNS void
     AS 'MODULE_PATHNAME' LANGUAGE C VOLATILE PARALLEL RESTRICTED;
+COMMENT ON FUNCTION gpu_reduce_stats_reset() IS
+    'zeroes the counters gpu_reduce_stats() reports for this backend';
 
 CREATE FUNCTION gpu_reduce_devices(
     OUT device integer, OUT name text, OUT sm_count integer, OUT memory_mb bigint,
