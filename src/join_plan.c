@@ -375,7 +375,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		return gr_decline("the query has a LATERAL reference or a placeholder (the node takes inner, semi and anti joins)");
 	if (!special_joins(root, kinds))
 		return false;
-	while ((i = bms_next_member(joinrel->relids, i)) >= 0)
+	/* (from PostgreSQL 16 a join rel's relids hold its outer joins' too) */
+	while ((i = bms_next_member(gr_base_relids(root, joinrel->relids), i)) >= 0)
 	{
 		RelOptInfo *rel = i < root->simple_rel_array_size ? root->simple_rel_array[i] : NULL;
 
