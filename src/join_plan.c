@@ -115,7 +115,7 @@ clause_text(PlannerInfo *root, Expr *clause)
 		return psprintf("%s %s %s", var_text(root, a), get_opname(op->opno), var_text(root, b));
 	initStringInfo(&buf);
 	appendStringInfoString(&buf, "over");
-	while ((i = bms_next_member(pull_varnos(root, (Node *) clause), i)) >= 0)
+	while ((i = bms_next_member(gr_base_relids(root, pull_varnos(root, (Node *) clause)), i)) >= 0)
 		appendStringInfo(&buf, " %s", planner_rt_fetch(i, root)->eref->aliasname);
 	return buf.data;
 }
