@@ -1027,6 +1027,23 @@ joined_row_fallback(BulkScanState *bs, uint64 *tv, bool *tn, Datum *jxv, bool *j
 	return pass;
 }
 
+/* The first row of a join's relation the row's keys match, or -1 (a NULL key matches none). */
+static int64
+first_match(const BulkJoin *bj, const uint64 *tv, const bool *tn)
+{
+	int64		key[GR_JOIN_MAX_KEYS];
+
+	for (int k = 0; k < bj->desc->nkeys; k++)
+	{
+		int			p = bj->keypos[k];
+
+		if (tn[p])
+			return -1;
+		key[k] = gr_value_int(tv[p], bj->desc->srcwidth[k]);
+	}
+	return gr_join_hash_first(bj->hash, key);
+}
+
 /*
  * Keep a row that passed the WHERE clauses (its decoded and computed
  * columns tv, tn): joined to the matches of each hashed relation from
@@ -1048,20 +1065,8 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 	{
 		BulkJoin   *bj = &bs->joins[level];
 		const GrJoinHash *h = bj->hash;
-		int64		key[GR_JOIN_MAX_KEYS];
+		int64		first = first_match(bj, tv, tn);
 
-		int64		first = -1;
-
-		for (int k = 0; k < bj->desc->nkeys; k++)
-		{
-			int			p = bj->keypos[k];
-
-			if (tn[p])
-				break;			/* a NULL equals nothing */
-			key[k] = gr_value_int(tv[p], bj->desc->srcwidth[k]);
-			if (k == bj->desc->nkeys - 1)
-				first = gr_join_hash_first(h, key);
-		}
 		/* a semi join's row goes on once where a row matches, an anti join's where none does */
 		if (bj->desc->jointype == JOIN_SEMI || bj->desc->jointype == JOIN_ANTI)
 		{

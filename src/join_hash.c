@@ -119,11 +119,10 @@ read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
 	}
 }
 
-/* A process's view of an image. */
-GrJoinHash *
-gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j, MemoryContext cxt)
+/* Fill h as a view of the image. */
+static void
+view_image(GrJoinHash *h, const GrJoinImage *image, const GrScanJoin *j)
 {
-	GrJoinHash *h = MemoryContextAllocZero(cxt, sizeof(GrJoinHash));
 	const char *base = (const char *) image;
 
 	h->image = image;
@@ -136,9 +135,19 @@ gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j, MemoryContext
 	h->keys = (const int64 *) (base + image->keys);
 	h->vals = (const uint64 *) (base + image->vals);
 	h->nulls = (const bool *) (base + image->nulls);
+	h->nvar = 0;
 	for (int v = 0; v < h->nvals; v++)
 		if (j->vallen[v] <= 0)
 			h->var[h->nvar++] = v;
+}
+
+/* A process's view of an image. */
+GrJoinHash *
+gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j, MemoryContext cxt)
+{
+	GrJoinHash *h = MemoryContextAllocZero(cxt, sizeof(GrJoinHash));
+
+	view_image(h, image, j);
 	return h;
 }
 
@@ -154,8 +163,9 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 	int64		nv = r->nrows * j->nvals;
 	GrJoinImage hdr = {0};
 	GrJoinImage *im;
-	GrJoinHash	h = {0};
+	GrJoinHash	h;
 	char	   *base;
+	GrJoinBucket *buckets;
 	Size		var;
 
 	hdr.nkeys = j->nkeys;
@@ -190,13 +200,10 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 		((uint64 *) (base + hdr.vals))[i] = v;
 	}
 	/* the buckets and chains, in reverse so that each key's chain lists its rows in order */
-	h.nkeys = j->nkeys;
-	h.nrows = r->nrows;
-	h.mask = hdr.mask;
-	h.buckets = (GrJoinBucket *) (base + hdr.buckets);
-	h.keys = (int64 *) (base + hdr.keys);
+	view_image(&h, im, j);
+	buckets = (GrJoinBucket *) (base + hdr.buckets);
 	for (int64 b = 0; b < nb; b++)
-		((GrJoinBucket *) h.buckets)[b].first = -1;
+		buckets[b].first = -1;
 	for (int64 e = r->nrows - 1; e >= 0; e--)
 	{
 		const int64 *key = &h.keys[e * h.nkeys];
@@ -206,9 +213,9 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 		{
 			uint64		b = gr_join_hash_key(key, h.nkeys) & h.mask;
 
-			while (h.buckets[b].first >= 0)
+			while (buckets[b].first >= 0)
 				b = (b + 1) & h.mask;
-			bk = (GrJoinBucket *) &h.buckets[b];
+			bk = &buckets[b];
 			bk->key0 = key[0];
 			bk->first = -1;
 		}

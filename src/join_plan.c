@@ -289,10 +289,17 @@ special_joins(PlannerInfo *root, JoinType *kinds)
 	return true;
 }
 
+/* Whether a join clause of relation rel needs no relation beyond 'joined' and it. */
+static bool
+clause_within(PlannerInfo *root, RestrictInfo *ri, Relids joined, RelOptInfo *rel)
+{
+	return bms_is_subset(gr_base_relids(root, ri->required_relids), bms_union(joined, rel->relids));
+}
+
 /*
- * Whether every join clause of relation rel needs no relation beyond
- * 'joined' and it (a semi, anti or left join's inner side is hashed after
- * the relations its clauses read).
+ * Whether every join clause of relation rel is within 'joined' and it (a
+ * semi, anti or left join's inner side is hashed after the relations its
+ * clauses read).
  */
 static bool
 clauses_within(PlannerInfo *root, RelOptInfo *rel, Relids joined)
@@ -300,8 +307,7 @@ clauses_within(PlannerInfo *root, RelOptInfo *rel, Relids joined)
 	ListCell   *lc;
 
 	foreach(lc, rel->joininfo)
-		if (!bms_is_subset(gr_base_relids(root, ((RestrictInfo *) lfirst(lc))->required_relids),
-						   bms_union(joined, rel->relids)))
+		if (!clause_within(root, lfirst(lc), joined, rel))
 			return false;
 	return true;
 }
@@ -342,12 +348,8 @@ join_clauses(PlannerInfo *root, Relids joined, RelOptInfo *rel)
 	foreach(lc, gr_join_implied_equalities(root, bms_union(joined, rel->relids), joined, rel))
 		clauses = lappend(clauses, ((RestrictInfo *) lfirst(lc))->clause);
 	foreach(lc, rel->joininfo)
-	{
-		RestrictInfo *ri = lfirst(lc);
-
-		if (bms_is_subset(gr_base_relids(root, ri->required_relids), bms_union(joined, rel->relids)))
-			clauses = lappend(clauses, ri->clause);
-	}
+		if (clause_within(root, lfirst(lc), joined, rel))
+			clauses = lappend(clauses, ((RestrictInfo *) lfirst(lc))->clause);
 	return clauses;
 }
 
