@@ -46,6 +46,7 @@
 #define GR_PAGE_JOB_H
 
 #include "expr.h"
+#include "join_image.h"
 #include "tuple_decode.h"
 
 /* the only page size the kernel reads (BLCKSZ; the planner checks it) */
@@ -85,7 +86,13 @@
 /* a grouping job: groups made (past group_cap: the job overflowed), rows that found no room */
 #define GR_PAGE_COUNT_GROUPS(ncols)	((ncols) + 4)
 #define GR_PAGE_COUNT_GFULL(ncols)	((ncols) + 5)
-#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 6)
+/* a join's: rows that went on past hashed relation j (a match, or none for an anti join) */
+#define GR_PAGE_COUNT_MATCHES(ncols, j)	((ncols) + 6 + (j))
+#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 6 + GR_PAGE_MAX_JOINS)
+
+/* a join (GrPageJoin): hashed relations, keys of one */
+#define GR_PAGE_MAX_JOINS		8
+#define GR_PAGE_JOIN_KEYS		4
 
 /* a column's type, as the kernels' GrCudaType numbers it */
 typedef enum GrPageType
@@ -115,6 +122,17 @@ typedef enum GrPageType
  * the copy reaches its last group
  */
 #define GR_PAGE_JOB_COLLECT		0x0002
+/*
+ * a job that brings no pages but bytes [upload_off, upload_off +
+ * upload_len) of hashed relation image_index's image (image_bytes in all)
+ * of the join join_key, after the header (GR_PAGE_ALIGN(sizeof(GrPageJob)));
+ * the service keeps the image on the device that runs it, for the page
+ * jobs of that join, until a release job names the key or the process
+ * that named it (join_key's high 32 bits) has gone
+ */
+#define GR_PAGE_JOB_UPLOAD		0x0004
+/* a job that brings no pages: free join_key's images on the device that runs it */
+#define GR_PAGE_JOB_RELEASE		0x0008
 
 /* GrPageEntry.flags: every normal line pointer up to nlp is visible */
 #define GR_PAGE_ALL_NORMAL		0x0001
@@ -138,6 +156,32 @@ typedef struct GrPageFallback
 	uint16_t	page;
 	uint16_t	off;
 } GrPageFallback;
+
+/* GrPageJoin.type: what a row does where its keys match a row of the relation, or none */
+#define GR_PAGE_JOIN_INNER		0	/* takes the match's values; none: dropped */
+#define GR_PAGE_JOIN_LEFT		1	/* and none: goes on, the values NULL */
+#define GR_PAGE_JOIN_SEMI		2	/* goes on where one matches */
+#define GR_PAGE_JOIN_ANTI		3	/* goes on where none does */
+
+/*
+ * One hashed relation a job's rows are probed against, in order, after the
+ * WHERE comparisons and the table's program: its keys are columns of the
+ * row (the table's, or values of a relation before it), its values become
+ * the row's columns [valpos, valpos + nvals).  A key matching more than one
+ * row hands the row back: the host makes a joined row of each.
+ */
+typedef struct GrPageJoin
+{
+	uint64_t	image;			/* the image's address where the job runs (the
+								 * service sets a device's) */
+	uint8_t		type;			/* GR_PAGE_JOIN_* */
+	uint8_t		nkeys;
+	int16_t		valpos;
+	int16_t		nvals;
+	int16_t		keycol[GR_PAGE_JOIN_KEYS];
+	uint8_t		keywidth[GR_PAGE_JOIN_KEYS];	/* the row's column's width */
+	uint32_t	varmask;		/* values that are varlenas (bit i: value i) */
+} GrPageJoin;
 
 /* One reduction of a job: an output aggregate over one of the columns. */
 typedef struct GrPageOut
@@ -196,6 +240,23 @@ typedef struct GrPageJob
 	uint64_t	scan_id;
 	uint32_t	scan_cap;
 	uint32_t	collect_first;
+	/*
+	 * A join: each row that passes the table's program (a job with joins
+	 * has one, if only an empty one) is probed against njoins hashed
+	 * relations (GrPageJoin), then evaluated by the joined-row program at
+	 * jprog_off (0: none), whose outputs are the columns from jbase on;
+	 * ncols counts them all.  join_key names the join's images where the
+	 * service keeps them; also an upload's (GR_PAGE_JOB_UPLOAD).
+	 */
+	uint16_t	njoins;
+	uint16_t	jbase;
+	uint32_t	jprog_off;
+	uint64_t	join_key;
+	GrPageJoin	joins[GR_PAGE_MAX_JOINS];
+	uint32_t	image_index;	/* an upload: its relation, its image's size */
+	uint32_t	upload_len;		/* and the bytes it brings, from upload_off */
+	uint64_t	image_bytes;
+	uint64_t	upload_off;
 } GrPageJob;
 
 /* Round up to 16 bytes: every part of a job starts aligned for the device. */
@@ -219,6 +280,77 @@ static inline GrExprProg *
 gr_page_job_prog(GrPageJob *job)
 {
 	return job->prog_off == 0 ? NULL : (GrExprProg *) ((char *) job + job->prog_off);
+}
+
+/* The job's joined-row program, or NULL. */
+static inline GrExprProg *
+gr_page_job_jprog(GrPageJob *job)
+{
+	return job->jprog_off == 0 ? NULL : (GrExprProg *) ((char *) job + job->jprog_off);
+}
+
+/* An upload job's bytes. */
+static inline uint8_t *
+gr_page_upload_data(GrPageJob *job)
+{
+	return (uint8_t *) job + GR_PAGE_ALIGN(sizeof(GrPageJob));
+}
+
+/*
+ * Probe a row (its columns vals, nulls, as the table's program left them)
+ * against the job's hashed relations in order, then evaluate the joined-row
+ * program: PASS, the row goes on with the relations' values and the
+ * program's outputs in its columns; REJECT, the join or the program drops
+ * it; FALLBACK, the host makes it (a key matched several rows, or the
+ * program is not sure).  *went: bit j, the row went on past relation j
+ * (what EXPLAIN counts as its matches, a dropped row's too).
+ */
+GR_HOSTDEV GrExprResult
+gr_page_join_row(const GrPageJob *job, const GrExprProg *jprog, uint64_t *vals, bool *nulls,
+				 uint32_t *went)
+{
+	for (int j = 0; j < job->njoins; j++)
+	{
+		const GrPageJoin *pj = &job->joins[j];
+		const uint8_t *base = (const uint8_t *) (uintptr_t) pj->image;
+		int64_t		key[GR_PAGE_JOIN_KEYS];
+		int64_t		e = 0;
+
+		for (int k = 0; k < pj->nkeys && e >= 0; k++)
+		{
+			if (nulls[pj->keycol[k]])
+				e = -1;			/* a NULL key matches none */
+			else
+				key[k] = gr_value_int(vals[pj->keycol[k]], pj->keywidth[k]);
+		}
+		if (e >= 0)
+			e = gr_join_image_first(base, key);
+		if (pj->type == GR_PAGE_JOIN_SEMI || pj->type == GR_PAGE_JOIN_ANTI)
+		{
+			if ((e >= 0) != (pj->type == GR_PAGE_JOIN_SEMI))
+				return GR_EXPR_REJECT;
+			*went |= UINT32_C(1) << j;
+			continue;
+		}
+		if (e < 0)
+		{
+			if (pj->type != GR_PAGE_JOIN_LEFT)
+				return GR_EXPR_REJECT;
+			for (int v = 0; v < pj->nvals; v++)
+			{
+				vals[pj->valpos + v] = 0;
+				nulls[pj->valpos + v] = true;
+			}
+			continue;
+		}
+		if (gr_join_image_next(base, e) >= 0)
+			return GR_EXPR_FALLBACK;
+		*went |= UINT32_C(1) << j;
+		gr_join_image_values(base, e, pj->varmask, vals + pj->valpos, nulls + pj->valpos);
+	}
+	if (jprog == NULL)
+		return GR_EXPR_PASS;
+	return gr_expr_eval(jprog, vals, nulls, vals + job->jbase, nulls + job->jbase, NULL);
 }
 
 /* The rows the program handed back, as listed. */

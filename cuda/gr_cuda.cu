@@ -550,7 +550,30 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		  job->fallback_off + sizeof(GrPageFallback) * job->fallback_cap > job->bytes_all)))
 		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
 	prog = gr_page_job_prog(job);
-	if (gr_page_job_desc(job)->ncols + (prog != NULL ? prog->nouts : 0) != job->ncols)
+	if (job->njoins > 0)
+	{
+		const GrExprProg *jprog = gr_page_job_jprog(job);
+		int			base = gr_page_job_desc(job)->ncols + (prog != NULL ? prog->nouts : 0);
+
+		if (job->njoins > GR_PAGE_MAX_JOINS || prog == NULL ||
+			(job->jprog_off != 0 &&
+			 (job->jprog_off < job->prog_off ||
+			  job->jprog_off + GR_PAGE_ALIGN(sizeof(GrExprProg)) > job->entries_off)) ||
+			job->jbase + (jprog != NULL ? jprog->nouts : 0) != job->ncols)
+			return gr_fail(GR_CUDA_EINVAL, "page job: bad join header", cudaSuccess);
+		for (int j = 0; j < job->njoins; j++)
+		{
+			const GrPageJoin *pj = &job->joins[j];
+
+			if (pj->type > GR_PAGE_JOIN_ANTI || pj->nkeys < 1 || pj->nkeys > GR_PAGE_JOIN_KEYS ||
+				pj->valpos < base || pj->valpos + pj->nvals > job->jbase)
+				return gr_fail(GR_CUDA_EINVAL, "page job: bad join header", cudaSuccess);
+			for (int k = 0; k < pj->nkeys; k++)
+				if (pj->keycol[k] < 0 || pj->keycol[k] >= pj->valpos)
+					return gr_fail(GR_CUDA_EINVAL, "page job: bad join key", cudaSuccess);
+		}
+	}
+	else if (gr_page_job_desc(job)->ncols + (prog != NULL ? prog->nouts : 0) != job->ncols)
 		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
 	if ((int64_t) job->bytes_in > c->stage_values * 8)
 		return gr_fail(GR_CUDA_EINVAL, "page job: larger than the staging buffer", cudaSuccess);
@@ -811,6 +834,142 @@ gr_scan_collect(GrCudaContext *c, GrPageJob *job)
 }
 
 /*
+ * The joins' images on the devices (GrPageJob.join_key, page_job.h): a
+ * hashed relation's image per join, relation and device, uploaded in
+ * chunks by upload jobs before the join's page jobs, and freed by a
+ * release job, or when the process that named them has gone
+ * (gr_cuda_join_images_drop).  The service is
+ * one thread: no lock.
+ */
+#define GR_JOIN_IMAGES	256
+
+typedef struct GrJoinTab
+{
+	uint64_t	key;			/* 0: unused */
+	uint32_t	index;
+	int			device;
+	uint64_t	bytes;
+	uint64_t	received;		/* the image is whole once all bytes are */
+	void	   *mem;
+} GrJoinTab;
+
+static GrJoinTab gr_join_tabs[GR_JOIN_IMAGES];
+
+static GrJoinTab *
+gr_join_tab_find(uint64_t key, uint32_t index, int device)
+{
+	for (int i = 0; i < GR_JOIN_IMAGES; i++)
+		if (gr_join_tabs[i].key == key && gr_join_tabs[i].index == index &&
+			gr_join_tabs[i].device == device)
+			return &gr_join_tabs[i];
+	return NULL;
+}
+
+/* Free an image once the work queued on its device is done (a page job may read it). */
+static void
+gr_join_tab_free(GrJoinTab *t)
+{
+	(void) cudaSetDevice(t->device);
+	(void) cudaDeviceSynchronize();
+	(void) cudaFree(t->mem);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Free every image of a process (pid) but keep_key's; of one key only, with pid 0. */
+extern "C" void
+gr_cuda_join_images_drop(uint32_t pid, uint64_t keep_key)
+{
+	for (int i = 0; i < GR_JOIN_IMAGES; i++)
+	{
+		GrJoinTab  *t = &gr_join_tabs[i];
+
+		if (t->key == 0)
+			continue;
+		if (pid == 0 ? t->key == keep_key :
+			(uint32_t) (t->key >> 32) == pid && t->key != keep_key)
+			gr_join_tab_free(t);
+	}
+}
+
+/* The processes that have images, into pids (at most max): how many. */
+extern "C" int
+gr_cuda_join_images_owners(uint32_t *pids, int max)
+{
+	int			n = 0;
+
+	for (int i = 0; i < GR_JOIN_IMAGES && n < max; i++)
+		if (gr_join_tabs[i].key != 0)
+			pids[n++] = (uint32_t) (gr_join_tabs[i].key >> 32);
+	return n;
+}
+
+/*
+ * An upload job: its bytes into its image on c's device (made by the first
+ * bytes), the copy queued on c's stream: the job is done, and the slot the
+ * backend's again, once it has landed.
+ */
+static int
+gr_join_upload(GrCudaContext *c, GrPageJob *job)
+{
+	GrJoinTab  *t = gr_join_tab_find(job->join_key, job->image_index, c->device);
+	cudaError_t err;
+
+	if (job->join_key == 0 || job->image_bytes < sizeof(GrJoinImage) ||
+		job->upload_off + job->upload_len > job->image_bytes ||
+		GR_PAGE_ALIGN(sizeof(GrPageJob)) + (uint64_t) job->upload_len > job->bytes_all)
+		return gr_fail(GR_CUDA_EINVAL, "upload job: bad header", cudaSuccess);
+	if (job->upload_off == 0)
+	{
+		if (t != NULL)
+			gr_join_tab_free(t);
+		if ((t = gr_join_tab_find(0, 0, 0)) == NULL)
+			return gr_fail(GR_CUDA_ENOMEM, "upload job: too many hashed relations on the GPU",
+						   cudaSuccess);
+		err = cudaMalloc(&t->mem, job->image_bytes);
+		if (err != cudaSuccess)
+		{
+			t->mem = NULL;
+			(void) cudaGetLastError();
+			return gr_fail(GR_CUDA_ENOMEM, "upload job: cudaMalloc of a hashed relation", err);
+		}
+		t->key = job->join_key;
+		t->index = job->image_index;
+		t->device = c->device;
+		t->bytes = job->image_bytes;
+		t->received = 0;
+	}
+	else if (t == NULL || t->bytes != job->image_bytes || t->received != job->upload_off)
+		return gr_fail(GR_CUDA_EINVAL, "upload job: out of order", cudaSuccess);
+	/* the job is done once the copy is (the slot is pinned memory) */
+	err = cudaMemcpyAsync((char *) t->mem + job->upload_off, gr_page_upload_data(job),
+						  job->upload_len, cudaMemcpyHostToDevice, c->stream);
+	if (err != cudaSuccess)
+	{
+		gr_join_tab_free(t);
+		return gr_check(err, "upload job: copy a hashed relation");
+	}
+	t->received += job->upload_len;
+	memset(job->counts, 0, sizeof(job->counts));
+	return GR_CUDA_OK;
+}
+
+/* Point a join's page job at its images on c's device. */
+static int
+gr_join_bind(GrCudaContext *c, GrPageJob *job)
+{
+	for (int j = 0; j < job->njoins; j++)
+	{
+		GrJoinTab  *t = gr_join_tab_find(job->join_key, (uint32_t) j, c->device);
+
+		if (t == NULL || t->received != t->bytes)
+			return gr_fail(GR_CUDA_ENOIMAGE, "page job: a hashed relation is not on this GPU",
+						   cudaSuccess);
+		job->joins[j].image = (uint64_t) (uintptr_t) t->mem;
+	}
+	return GR_CUDA_OK;
+}
+
+/*
  * Queue a page job's first half: copy its header, decoder description and
  * entries in, decode the pages out of the pool, and copy the counts back
  * into the job (pinned memory).  Once that has landed (gr_cuda_poll),
@@ -828,9 +987,21 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	uint32_t	hmask = 0;
 	int			ncache = 0;
 
+	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE))
+	{
+		if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+			return rc;
+		if (job->flags & GR_PAGE_JOB_UPLOAD)
+			return gr_join_upload(c, job);
+		gr_cuda_join_images_drop(0, job->join_key);
+		memset(job->counts, 0, sizeof(job->counts));
+		return GR_CUDA_OK;
+	}
 	if (rc != GR_CUDA_OK)
 		return rc;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
+		return rc;
+	if (job->njoins > 0 && (rc = gr_join_bind(c, job)) != GR_CUDA_OK)
 		return rc;
 	if (c->pool_host != pool)
 	{
@@ -920,6 +1091,8 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	int			dense_col = -1; /* the column page_dense holds */
 	int			rc;
 
+	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE))
+		return GR_CUDA_OK;		/* done at its first half */
 	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
 		return rc;
 	rows = (int64_t) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];

@@ -61,7 +61,9 @@ typedef enum GrCudaStatus
 	GR_CUDA_EINVAL = 1,			/* bad argument (type, op, size, alignment, k) */
 	GR_CUDA_ENODEV = 2,			/* no such device, or no usable driver */
 	GR_CUDA_ENOMEM = 3,			/* device or pinned memory exhausted */
-	GR_CUDA_ERUNTIME = 4		/* any other CUDA error, kernel faults included */
+	GR_CUDA_ERUNTIME = 4,		/* any other CUDA error, kernel faults included */
+	GR_CUDA_ENOIMAGE = 5		/* a page job's join images are not on its device:
+								 * it ran nothing */
 } GrCudaStatus;
 
 /* largest n accepted by one reduce call */
@@ -171,6 +173,13 @@ extern int	gr_cuda_pages_reduce(GrCudaContext *ctx, struct GrPageJob *job);
 extern void gr_cuda_scan_table_poison(uint64_t scan_id, int device);
 extern void gr_cuda_scan_tables_drop(uint32_t pid, uint64_t keep_id);
 extern int	gr_cuda_scan_tables_owners(uint32_t *pids, int max);
+
+/*
+ * The joins' images on the devices (GrPageJob.join_key): a process's are
+ * dropped when it has gone, but keep_key's (pid 0: keep_key's only).
+ */
+extern void gr_cuda_join_images_drop(uint32_t pid, uint64_t keep_key);
+extern int	gr_cuda_join_images_owners(uint32_t *pids, int max);
 
 /* text of the last failure in this thread */
 extern const char *gr_cuda_last_error(void);

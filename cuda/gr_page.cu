@@ -226,6 +226,17 @@ gr_group_flush(const GrPageJob *job, const int *cgid, const uint64_t *cwords, in
 }
 
 /*
+ * A row through the job's join (page_job.h): out of line, so that the
+ * kernels of jobs without one carry none of its registers.
+ */
+__device__ __noinline__ GrExprResult
+gr_page_join_stage(const GrPageJob *job, const GrExprProg *jprog, uint64_t *vals, bool *nulls,
+				   uint32_t *went)
+{
+	return gr_page_join_row(job, jprog, vals, nulls, went);
+}
+
+/*
  * Decode every page of a job.  job is the device copy of the job's first
  * bytes_in bytes; cols holds ncols arrays of col_cap values each (8 bytes
  * apart: each value is stored in its column's own width, packed), nulls
@@ -242,7 +253,11 @@ gr_group_flush(const GrPageJob *job, const int *cgid, const uint64_t *cwords, in
  * (which holds the job's fallback_cap rows; the count goes on past it).
  * A numeric column's value is its varlena's address in the shared copy of
  * the page, which is what the program parses.  The kernel without a
- * program does not carry the interpreter's registers.
+ * program does not carry the interpreter's registers.  A job with a join
+ * has a program: a row it passes is probed against the hashed relations'
+ * images on this device and evaluated by the joined-row program (read
+ * from the job in global memory), each relation's rows that went on past
+ * it counted a warp at a time.
  */
 template <bool PROG, bool GROUP>
 __global__ void __launch_bounds__(GR_PAGE_THREADS)
@@ -327,6 +342,31 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				pass = res == GR_EXPR_PASS;
 				if (res == GR_EXPR_FALLBACK)
 					gr_page_hand_back(job, counts, fallback, p, off);
+			}
+			if (PROG && job->njoins > 0)
+			{
+				uint32_t	went = 0;
+
+				if (pass)
+				{
+					GrExprResult res = gr_page_join_stage(job, (const GrExprProg *) (job->jprog_off == 0 ? NULL :
+														 jobmem + job->jprog_off),
+														 vals, nulls, &went);
+
+					pass = res == GR_EXPR_PASS;
+					if (res == GR_EXPR_FALLBACK)
+					{
+						went = 0;	/* the host counts the row it makes */
+						gr_page_hand_back(job, counts, fallback, p, off);
+					}
+				}
+				for (int j = 0; j < job->njoins; j++)
+				{
+					m = __ballot_sync(GR_FULL_MASK, (went >> j) & 1);
+					if (lane == 0 && m != 0)
+						atomicAdd(&counts[GR_PAGE_COUNT_MATCHES(ncols, j)],
+								  (unsigned long long) __popc(m));
+				}
 			}
 			if (GROUP && pass)
 			{

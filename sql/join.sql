@@ -232,6 +232,31 @@ SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore
 -- a WHERE over the nullable side's key only: PostgreSQL makes it an anti join
 SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale LEFT JOIN jstore ON s_id = sa_store WHERE s_id IS NULL$$);
 SELECT explain_analyze($$SELECT count(s_name) FROM jsale LEFT JOIN jstore ON s_id = sa_store$$);
+-- the page path's jobs (gpu_reduce.page_path = cpu runs them here as a GPU
+-- would): each row probed against the images after the table's program,
+-- then the joined row's program, then its group; a row the job cannot make
+-- (a key with several matches, a program not sure of it) handed back
+SET gpu_reduce.page_path = cpu;
+SELECT * FROM same($$SELECT it_kind, s_region, count(*), sum(sa_qty), max(s_score), min(sa_day)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT r_name, s_open, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE sa_qty > 2 GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT s_region, sum(sa_qty * s_region), sum(sa_amount * (1 - s_rent / 1000)), count(*)
+  FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+SELECT * FROM same($$SELECT a.s_region, count(*), sum(sa_qty), sum(b.s_id) FROM jsale JOIN jstore a ON a.s_id = sa_store
+  JOIN jstore b ON b.s_region = a.s_region GROUP BY 1$$);
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item
+  WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = s_region) AND NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
+SELECT * FROM same($$SELECT s_region, count(*), sum(sa_qty), count(s_score), min(s_open) FROM jsale LEFT JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+SELECT * FROM same($$SELECT sa_qty, sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store WHERE sa_qty > 4 GROUP BY 1$$);
+SELECT sa_qty, sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1;
+-- the jobs count the rows each relation matched as the CPU's probe does
+SELECT explain_analyze($$SELECT s_region, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store
+  WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
+SET gpu_reduce.page_path = off;
+SELECT explain_analyze($$SELECT s_region, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store
+  WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
+RESET gpu_reduce.page_path;
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE

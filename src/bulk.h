@@ -104,18 +104,61 @@ typedef struct GrPageCallbacks
 	void	   *arg;
 } GrPageCallbacks;
 
+/* a join's hashed relation, as the jobs probe it (page_job.h's GrPageJoin) */
+#define GR_PAGE_SPEC_JOINS		8
+#define GR_PAGE_SPEC_JOIN_KEYS	4
+typedef struct GrPageJoinRel
+{
+	int			type;			/* GR_PAGE_JOIN_* */
+	int			nkeys;
+	int			keycol[GR_PAGE_SPEC_JOIN_KEYS]; /* the row's columns */
+	int			keywidth[GR_PAGE_SPEC_JOIN_KEYS];
+	int			valpos;			/* its values' first column in the row */
+	int			nvals;
+	uint32		varmask;		/* values that are varlenas */
+	const void *image;			/* join_image.h, in this process's memory */
+} GrPageJoinRel;
+
+/*
+ * The join a table's rows go through: its relations, the joined-row
+ * program (bound, or NULL) whose outputs are the columns from jbase on,
+ * ncols columns in all, and key, the images' name on the GPUs (0: not
+ * uploaded, so only cpu mode may run the jobs)
+ */
+typedef struct GrPageJoinSpec
+{
+	int			njoins;
+	GrPageJoinRel rels[GR_PAGE_SPEC_JOINS];
+	const struct GrExprProg *jprog;
+	int			jbase;
+	int			ncols;
+	uint64		key;
+} GrPageJoinSpec;
+
 extern const char *gr_page_path_unavailable(GrPagePathMode mode,
 											const struct GrDecodeDesc *d,
 											const struct GrExprProg *prog,
 											const GrPageOutSpec *outs, int nouts,
-											const GrPageGroupSpec *grp);
+											const GrPageGroupSpec *grp,
+											const GrPageJoinSpec *join);
 extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const struct GrDecodeDesc *d,
 									  const struct GrQual *quals, int nquals,
 									  const struct GrExprProg *prog,
 									  const GrPageOutSpec *outs, int nouts,
 									  const GrPageGroupSpec *grp,
+									  const GrPageJoinSpec *join,
 									  const GrPageCallbacks *cb);
+/*
+ * a join's images onto every GPU (the page path's jobs), named by a key
+ * that one process owns until it releases them or cxt goes
+ */
+typedef struct GrPageImages GrPageImages;
+extern GrPageImages *gr_page_path_own_images(MemoryContext cxt);
+extern uint64 gr_page_path_images_key(const GrPageImages *im);
+extern bool gr_page_path_upload_images(uint64 key, const void *const *images,
+									   const Size *bytes, int n, const char **why);
+extern void gr_page_path_release_images(GrPageImages *im);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);
 /* what a scan's page path did, for EXPLAIN ANALYZE */

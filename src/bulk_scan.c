@@ -180,6 +180,8 @@ typedef struct BulkShared
 	int64		hashed_rows[GR_JOIN_MAX_RELS];	/* for EXPLAIN ANALYZE */
 	Size		hash_bytes[GR_JOIN_MAX_RELS];
 	double		build_ms[GR_JOIN_MAX_RELS];
+	uint64		image_key;		/* the leader's name for the images on the GPUs */
+	bool		on_gpu;			/* the builder put them there */
 	int			ntables;
 	Size		offsets[FLEXIBLE_ARRAY_MEMBER];
 } BulkShared;
@@ -205,6 +207,9 @@ typedef struct BulkScanState
 	MemoryContext joincxt;		/* their hash tables; reset on rescan */
 	dsa_area   *area;			/* the query's shared memory, where a parallel
 								 * plan's hash tables lie, or NULL */
+	GrPageImages *images;		/* their copies on the GPUs, this process's to
+								 * free (a serial plan's, or the leader's) */
+	uint64		image_key;		/* what names them there, or 0: not there */
 	/* a join's joined-row program (scan_desc.h), its constants bound per scan */
 	GrExprProg *jprog;
 	ExprState **jbinds;
@@ -557,6 +562,36 @@ note_build(BulkJoin *bj, double ms)
 }
 
 /*
+ * Copy the hashed relations' images onto the GPUs, where the page path's
+ * jobs will probe them (bs->image_key names them there; 0: they stay on
+ * the CPU).  The key is the leader's in a parallel plan, else this
+ * process's own, made now.
+ */
+static void
+upload_images(BulkScanState *bs)
+{
+	const void *images[GR_JOIN_MAX_RELS];
+	Size		bytes[GR_JOIN_MAX_RELS];
+	uint64		key;
+	const char *why;
+
+	bs->image_key = 0;
+	if ((GrPagePathMode) gr_page_path != GR_PAGE_PATH_ON || gr_gpu_pages_unavailable() != NULL ||
+		RelationUsesLocalBuffers(bs->tables[0].rel))
+		return;
+	if (bs->shared == NULL && (bs->images == NULL || gr_page_path_images_key(bs->images) == 0))
+		bs->images = gr_page_path_own_images(bs->css.ss.ps.state->es_query_cxt);
+	key = bs->shared != NULL ? bs->shared->image_key : gr_page_path_images_key(bs->images);
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		images[j] = bs->joins[j].hash->image;
+		bytes[j] = bs->joins[j].hash->image->bytes;
+	}
+	if (key != 0 && gr_page_path_upload_images(key, images, bytes, bs->njoins, &why))
+		bs->image_key = key;
+}
+
+/*
  * Hash each relation of a join from its plan's rows, in order (once a
  * scan).  In a parallel plan, the first participant to come builds them
  * into the query's shared memory while the others wait, then each reads
@@ -593,6 +628,7 @@ build_joins(BulkScanState *bs)
 											   bj->desc, bs->joincxt);
 				note_build(bj, shared->build_ms[j]);
 			}
+			bs->image_key = shared->on_gpu ? shared->image_key : 0;
 			return;
 		}
 	}
@@ -617,8 +653,10 @@ build_joins(BulkScanState *bs)
 			shared->build_ms[j] = bj->build_ms;
 		}
 	}
+	upload_images(bs);
 	if (bs->area != NULL)
 	{
+		shared->on_gpu = bs->image_key != 0;
 		pg_write_barrier();
 		pg_atomic_write_u32(&shared->join_state, JOIN_BUILT);
 		ConditionVariableBroadcast(&shared->join_cv);
@@ -1478,6 +1516,8 @@ page_gpu(void *arg, struct GrPageJob *job)
 
 	if (gr_page_fallback_overflow(job))
 		return false;
+	for (int jn = 0; jn < job->njoins; jn++)
+		bs->joins[jn].matches += job->counts[GR_PAGE_COUNT_MATCHES(job->ncols, jn)];
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
 	if (job->ngkeys > 0)
@@ -1513,6 +1553,46 @@ page_gpu(void *arg, struct GrPageJob *job)
 }
 
 /*
+ * The join the page path's jobs run (page_job.h's GrPageJoin): each hashed
+ * relation's keys and values where keep_row finds them in a row, and the
+ * joined-row program, whose outputs end the row.
+ */
+static void
+page_join_spec(BulkScanState *bs, BulkTable *t, GrPageJoinSpec *join)
+{
+	int			vbase = t->desc->ncols + (t->prog != NULL ? t->prog->nouts : 0);
+
+	StaticAssertStmt(GR_JOIN_MAX_RELS <= GR_PAGE_SPEC_JOINS &&
+					 GR_JOIN_MAX_KEYS <= GR_PAGE_SPEC_JOIN_KEYS, "a join's relations and keys");
+	join->njoins = bs->njoins;
+	join->jprog = bs->jprog;
+	join->jbase = vbase + bs->desc->njoinvals;
+	if (bs->jprog != NULL && bs->jbase != join->jbase)
+		elog(ERROR, "gpu_reduce: a joined row's columns and its program disagree");
+	join->ncols = join->jbase + (bs->jprog != NULL ? bs->jprog->nouts : 0);
+	join->key = bs->image_key;
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		const BulkJoin *bj = &bs->joins[j];
+		GrPageJoinRel *r = &join->rels[j];
+
+		r->type = bj->desc->jointype == JOIN_LEFT ? GR_PAGE_JOIN_LEFT :
+			bj->desc->jointype == JOIN_SEMI ? GR_PAGE_JOIN_SEMI :
+			bj->desc->jointype == JOIN_ANTI ? GR_PAGE_JOIN_ANTI : GR_PAGE_JOIN_INNER;
+		r->nkeys = bj->desc->nkeys;
+		for (int k = 0; k < r->nkeys; k++)
+		{
+			r->keycol[k] = bj->keypos[k];
+			r->keywidth[k] = bj->desc->srcwidth[k];
+		}
+		r->valpos = bj->valpos;
+		r->nvals = bj->desc->nvals;
+		r->varmask = gr_join_varmask(bj->desc);
+		r->image = bj->hash->image;
+	}
+}
+
+/*
  * Start the page path for a table's scan, or return NULL (with the reason
  * in bs->page_path) when its pages are decoded on the CPU as they are read.
  */
@@ -1523,17 +1603,14 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	GrPageCallbacks cb = {page_cpu, page_gpu, page_table_groups, arg};
 	GrPageGroupSpec grp = {0};
 	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
+	GrPageJoinSpec *join = NULL;
+	const GrExprProg *prog = t->prog;
 	int			nouts = 0;
 	const char *why;
 
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
 	{
 		bs->page_path = "off (a temporary table)";
-		return NULL;
-	}
-	if (mode != GR_PAGE_PATH_OFF && bs->njoins > 0)
-	{
-		bs->page_path = "off (a join: its rows are probed on the CPU)";
 		return NULL;
 	}
 	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
@@ -1596,7 +1673,15 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
 	}
-	why = gr_page_path_unavailable(mode, t->desc, t->prog, outs, nouts, &grp);
+	if (bs->njoins > 0)
+	{
+		join = palloc0(sizeof(GrPageJoinSpec));
+		page_join_spec(bs, t, join);
+		/* a job with a join has a program: the table's, or one that does nothing */
+		if (prog == NULL)
+			prog = palloc0(sizeof(GrExprProg));
+	}
+	why = gr_page_path_unavailable(mode, t->desc, prog, outs, nouts, &grp, join);
 	if (why != NULL)
 	{
 		bs->page_path = psprintf("off (%s)", why);
@@ -1604,8 +1689,8 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	}
 	bs->page_path = mode == GR_PAGE_PATH_CPU ? "cpu" : "gpu";
 	/* the program's constants are bound (bind_quals): the jobs carry them */
-	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals, t->prog,
-							  outs, nouts, &grp, &cb);
+	return gr_page_path_begin(bs->statecxt, mode, t->desc, t->quals, t->nquals, prog,
+							  outs, nouts, &grp, join, &cb);
 }
 
 /*
@@ -1975,6 +2060,8 @@ bulk_end(CustomScanState *node)
 	}
 	for (int j = 0; j < bs->njoins; j++)
 		ExecEndNode(bs->joins[j].child);
+	/* the images on the GPUs, if this process named them */
+	gr_page_path_release_images(bs->images);
 	/* gives back GPU slots and buffer budget (the states' callbacks) */
 	MemoryContextDelete(bs->sinkcxt);
 	MemoryContextDelete(bs->statecxt);
@@ -1989,6 +2076,9 @@ bulk_rescan(CustomScanState *node)
 	BulkScanState *bs = (BulkScanState *) node;
 
 	reset_states(bs);
+	/* a serial plan's images on the GPUs (a parallel one's go with reinit) */
+	if (bs->shared == NULL)
+		gr_page_path_release_images(bs->images);
 	/* the hashed relations' plans: rescanned as nodeAppend rescans its children */
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -2063,6 +2153,22 @@ attach_shared(BulkScanState *bs, BulkShared *shared)
 		bs->tables[i].pscan = shared_pscan(shared, i);
 }
 
+/*
+ * The leader names the images the builder will put on the GPUs, and frees
+ * the last scan's there (every participant is done with them).
+ */
+static void
+name_images(BulkScanState *bs, BulkShared *shared)
+{
+	shared->image_key = 0;
+	shared->on_gpu = false;
+	if (bs->njoins == 0)
+		return;
+	gr_page_path_release_images(bs->images);
+	bs->images = gr_page_path_own_images(bs->css.ss.ps.state->es_query_cxt);
+	shared->image_key = gr_page_path_images_key(bs->images);
+}
+
 /* InitializeDSMCustomScan: the shared block scans and counters. */
 static void
 bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
@@ -2072,6 +2178,7 @@ bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 
 	init_counters(shared);
 	ConditionVariableInit(&shared->join_cv);
+	name_images(bs, shared);
 	shared->ntables = bs->ntables;
 	shared_layout(bs, shared->offsets);
 	for (int i = 0; i < bs->ntables; i++)
@@ -2093,6 +2200,7 @@ bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 		if (DsaPointerIsValid(shared->images[j]))
 			dsa_free(bs->area, shared->images[j]);
 	init_counters(shared);
+	name_images(bs, shared);
 	for (int i = 0; i < bs->ntables; i++)
 		table_parallelscan_reinitialize(bs->tables[i].rel,
 										(ParallelTableScanDesc) shared_pscan(shared, i));

@@ -198,8 +198,9 @@ poison_scan_table(int i)
 }
 
 /*
- * Free the scans' group tables whose processes have gone (a scan that
- * ended in an ERROR, then its session): looked at once a second.
+ * Free the scans' group tables and the joins' images whose processes have
+ * gone (a scan that ended in an ERROR, then its session): looked at once a
+ * second.
  */
 static void
 drop_orphan_tables(void)
@@ -216,6 +217,10 @@ drop_orphan_tables(void)
 	for (int j = 0; j < n; j++)
 		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
 			gr_cuda_scan_tables_drop(pids[j], 0);
+	n = gr_cuda_join_images_owners(pids, lengthof(pids));
+	for (int j = 0; j < n; j++)
+		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
+			gr_cuda_join_images_drop(pids[j], 0);
 }
 
 /* Start one submitted slot on an idle stream. */
@@ -241,7 +246,8 @@ start_slot(Stream *stream, int i)
 		}
 		rc = gr_cuda_pages_extract(stream->ctx, gr_shared->pool_addr,
 								   (GrPageJob *) gr_slot_values(i));
-		if (rc != GR_CUDA_OK)
+		/* a join's job that found no images ran nothing: the host decodes it */
+		if (rc != GR_CUDA_OK && rc != GR_CUDA_ENOIMAGE)
 			poison_scan_table(i);
 	}
 	else

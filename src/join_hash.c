@@ -135,10 +135,7 @@ view_image(GrJoinHash *h, const GrJoinImage *image, const GrScanJoin *j)
 	h->keys = (const int64 *) (base + image->keys);
 	h->vals = (const uint64 *) (base + image->vals);
 	h->nulls = (const bool *) (base + image->nulls);
-	h->nvar = 0;
-	for (int v = 0; v < h->nvals; v++)
-		if (j->vallen[v] <= 0)
-			h->var[h->nvar++] = v;
+	h->varmask = gr_join_varmask(j);
 }
 
 /* A process's view of an image. */
@@ -207,11 +204,11 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 	for (int64 e = r->nrows - 1; e >= 0; e--)
 	{
 		const int64 *key = &h.keys[e * h.nkeys];
-		GrJoinBucket *bk = (GrJoinBucket *) gr_join_hash_find(&h, key);
+		GrJoinBucket *bk = (GrJoinBucket *) gr_join_image_find((const uint8 *) base, key);
 
 		if (bk == NULL)
 		{
-			uint64		b = gr_join_hash_key(key, h.nkeys) & h.mask;
+			uint64		b = gr_join_key_hash(key, h.nkeys) & h.mask;
 
 			while (buckets[b].first >= 0)
 				b = (b + 1) & h.mask;

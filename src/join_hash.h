@@ -23,30 +23,9 @@
 #include "nodes/execnodes.h"
 
 #include "group_key.h"
+#include "join_image.h"
 #include "scan_desc.h"
 #include "tuple_decode.h"
-
-/* One distinct key of a hashed relation: its first column inline, its rows chained. */
-typedef struct GrJoinBucket
-{
-	int64		key0;
-	int64		first;			/* its first row, or -1: an empty bucket */
-} GrJoinBucket;
-
-/* The image's header: its parts, as offsets from its start. */
-typedef struct GrJoinImage
-{
-	int32		nkeys;
-	int32		nvals;
-	int64		nrows;
-	uint64		mask;			/* buckets - 1 */
-	Size		bytes;			/* the whole image */
-	Size		buckets;		/* open addressing, a bucket per distinct key */
-	Size		next;			/* per row: the next row of its key, or -1 */
-	Size		keys;			/* nrows x nkeys int64s */
-	Size		vals;			/* nrows x nvals uint64s */
-	Size		nulls;			/* nrows x nvals bools */
-} GrJoinImage;
 
 /* A process's view of an image. */
 typedef struct GrJoinHash
@@ -61,8 +40,7 @@ typedef struct GrJoinHash
 	const int64 *keys;
 	const uint64 *vals;
 	const bool *nulls;
-	int			nvar;			/* the values that are varlenas */
-	int16		var[GR_DECODE_MAX_COLS];
+	uint32		varmask;		/* the values that are varlenas (bit i: value i) */
 } GrJoinHash;
 
 /* Memory for an image of 'size' bytes (arg: the caller's). */
@@ -73,49 +51,23 @@ extern GrJoinHash *gr_join_hash_build(PlanState *child, const GrScanJoin *j,
 extern GrJoinHash *gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j,
 									   MemoryContext cxt);
 
-/* The hash of a row's keys. */
-static inline uint64
-gr_join_hash_key(const int64 *key, int nkeys)
+/* A relation's values that are varlenas: bit i, value i. */
+static inline uint32
+gr_join_varmask(const GrScanJoin *j)
 {
-	uint64		h = 0;
+	uint32		m = 0;
 
-	for (int i = 0; i < nkeys; i++)
-		h = gr_key_hash_mix(h, (uint64) key[i]);
-	return h;
-}
-
-/*
- * The bucket of key (linear probing from its hash: a miss touches one cache
- * line where the key's first column is unique), or NULL.
- */
-static inline const GrJoinBucket *
-gr_join_hash_find(const GrJoinHash *h, const int64 *key)
-{
-	uint64		b = gr_join_hash_key(key, h->nkeys) & h->mask;
-
-	for (;; b = (b + 1) & h->mask)
-	{
-		const GrJoinBucket *bk = &h->buckets[b];
-		int			i = 1;
-
-		if (bk->first < 0)
-			return NULL;
-		if (bk->key0 != key[0])
-			continue;
-		while (i < h->nkeys && h->keys[bk->first * h->nkeys + i] == key[i])
-			i++;
-		if (i == h->nkeys)
-			return bk;
-	}
+	for (int v = 0; v < j->nvals; v++)
+		if (j->vallen[v] <= 0)
+			m |= UINT32_C(1) << v;
+	return m;
 }
 
 /* The first row whose keys are key's, or -1. */
 static inline int64
 gr_join_hash_first(const GrJoinHash *h, const int64 *key)
 {
-	const GrJoinBucket *bk = h->nrows == 0 ? NULL : gr_join_hash_find(h, key);
-
-	return bk == NULL ? -1 : bk->first;
+	return gr_join_image_first((const uint8 *) h->image, key);
 }
 
 /* The next row after row e with the same keys, or -1. */
@@ -129,11 +81,7 @@ gr_join_hash_next(const GrJoinHash *h, int64 e)
 static inline void
 gr_join_hash_values(const GrJoinHash *h, int64 e, uint64 *v, bool *n)
 {
-	memcpy(v, &h->vals[e * h->nvals], sizeof(uint64) * h->nvals);
-	memcpy(n, &h->nulls[e * h->nvals], sizeof(bool) * h->nvals);
-	for (int i = 0; i < h->nvar; i++)
-		if (!n[h->var[i]])
-			v[h->var[i]] += (uint64) (uintptr_t) h->image;
+	gr_join_image_values((const uint8 *) h->image, e, h->varmask, v, n);
 }
 
 #endif							/* GR_JOIN_HASH_H */

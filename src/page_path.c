@@ -168,18 +168,21 @@ fallback_rows(const GrExprProg *prog, int grouped, int pages)
 
 /*
  * The layout of a job of 'pages' pages: sets *prefix_bytes (header, decoder
- * description and program) and *bytes_in (with the entries); returns the
+ * description, program and a join's joined-row program) and *bytes_in (with the entries); returns the
  * bytes of the whole job, the fallback list and results included.
  * grouped: 0 not, 1 into a table of the job's own, -1 into the scan's.
  */
 static Size
-job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
-		  int nouts, int grouped, int pages, Size *prefix_bytes, Size *bytes_in)
+job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec *join,
+		  const GrPageOutSpec *outs, int nouts, int grouped, int pages, Size *prefix_bytes,
+		  Size *bytes_in)
 {
 	Size		fallback = sizeof(GrPageFallback) * fallback_rows(prog, grouped, pages);
 
 	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 	if (prog != NULL)
+		*prefix_bytes += GR_PAGE_ALIGN(sizeof(GrExprProg));
+	if (join != NULL && join->jprog != NULL)
 		*prefix_bytes += GR_PAGE_ALIGN(sizeof(GrExprProg));
 	*bytes_in = *prefix_bytes + GR_PAGE_ALIGN(sizeof(GrPageEntry) * (Size) pages);
 	/* a grouping job's results are its groups, after the list (group_cap) */
@@ -284,8 +287,9 @@ group_cap(Size bytes_all, int entry_words)
  * else into a table of each job's own (1).  0: not grouped.
  */
 static int
-grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *outs,
-			int nouts, const GrPageGroupSpec *grp, int pages, int entry_words)
+grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec *join,
+			const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp, int pages,
+			int entry_words)
 {
 	Size		prefix;
 	Size		in;
@@ -294,7 +298,8 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageOutSpec *
 		return 0;
 	if (!grp->by_words)
 		return 1;
-	return slot_groups(job_bytes(d, prog, outs, nouts, -1, pages, &prefix, &in), entry_words) >=
+	return slot_groups(job_bytes(d, prog, join, outs, nouts, -1, pages, &prefix, &in),
+					   entry_words) >=
 		GR_PAGE_MIN_GROUPS ? -1 : 1;
 }
 
@@ -324,14 +329,14 @@ scan_cap(const GrPageGroupSpec *grp, int entry_words)
 const char *
 gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 						 const GrExprProg *prog, const GrPageOutSpec *outs, int nouts,
-						 const GrPageGroupSpec *grp)
+						 const GrPageGroupSpec *grp, const GrPageJoinSpec *join)
 {
 	Size		prefix;
 	Size		in;
 	Size		all;
 	int			pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
 	bool		grouped = grp != NULL && grp->nkeys > 0;
-	int			ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
+	int			ncols = join != NULL ? join->ncols : d->ncols + (prog != NULL ? prog->nouts : 0);
 	int			grouping = 0;
 	int			ew = 0;
 
@@ -363,15 +368,17 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		if ((gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why)) < 0)
 			return why;
 		ew = gr_page_group_words(grp->nkeys, gwords);
-		grouping = grouping_of(d, prog, outs, nouts, grp, Max(pages, 1), ew);
+		grouping = grouping_of(d, prog, join, outs, nouts, grp, Max(pages, 1), ew);
 	}
-	all = job_bytes(d, prog, outs, nouts, grouping, Max(pages, 1), &prefix, &in);
+	all = job_bytes(d, prog, join, outs, nouts, grouping, Max(pages, 1), &prefix, &in);
 	if (grouped && group_cap(all, ew) < Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
 		return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
 	if (mode == GR_PAGE_PATH_CPU)
 		return NULL;
 	if (gr_gpu_pages_unavailable() != NULL)
 		return gr_gpu_pages_unavailable();
+	if (join != NULL && join->key == 0)
+		return "the hashed relations are not on the GPU";
 	if (pages < GR_PAGE_MIN_JOB_PAGES)
 		return "gpu_reduce.page_pins or shared_buffers is too small";
 	/* the program reads a varlena (numeric, text): a default's copy is in this process only */
@@ -500,6 +507,46 @@ page_path_xact(XactEvent event, void *arg)
 			 gr_pins_held());
 }
 
+StaticAssertDecl(GR_PAGE_SPEC_JOINS == GR_PAGE_MAX_JOINS &&
+				 GR_PAGE_SPEC_JOIN_KEYS == GR_PAGE_JOIN_KEYS, "a join's relations and keys");
+
+/*
+ * Give every job a join's relations and joined-row program (after the
+ * table's, which a job with a join has); each relation's image is named by
+ * the join's key on a GPU, which the service resolves, and by its address
+ * here in cpu mode.
+ */
+static void
+set_join(GrPageJob *job, const GrPageJoinSpec *join, GrPagePathMode mode)
+{
+	Assert(job->prog_off != 0 && join->njoins <= GR_PAGE_MAX_JOINS);
+	job->njoins = join->njoins;
+	job->jbase = join->jbase;
+	job->join_key = join->key;
+	for (int j = 0; j < join->njoins; j++)
+	{
+		const GrPageJoinRel *r = &join->rels[j];
+		GrPageJoin *pj = &job->joins[j];
+
+		pj->image = mode == GR_PAGE_PATH_CPU ? (uint64) (uintptr_t) r->image : 0;
+		pj->type = r->type;
+		pj->nkeys = r->nkeys;
+		pj->valpos = r->valpos;
+		pj->nvals = r->nvals;
+		pj->varmask = r->varmask;
+		for (int k = 0; k < r->nkeys; k++)
+		{
+			pj->keycol[k] = r->keycol[k];
+			pj->keywidth[k] = r->keywidth[k];
+		}
+	}
+	if (join->jprog != NULL)
+	{
+		job->jprog_off = job->prog_off + GR_PAGE_ALIGN(sizeof(GrExprProg));
+		memcpy(gr_page_job_jprog(job), join->jprog, sizeof(GrExprProg));
+	}
+}
+
 /*
  * Start the page path of one table's scan: decoder description, bound WHERE
  * comparisons, the expression program (or NULL) with its constants bound,
@@ -510,13 +557,13 @@ GrPagePath *
 gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 				   const GrQual *quals, int nquals, const GrExprProg *prog,
 				   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
-				   const GrPageCallbacks *cb)
+				   const GrPageJoinSpec *join, const GrPageCallbacks *cb)
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
 	Size		bytes_in;
 	int			grouping = 0;
-	int			ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
+	int			ncols = join != NULL ? join->ncols : d->ncols + (prog != NULL ? prog->nouts : 0);
 
 	pp->mode = mode;
 	pp->grouped = grp != NULL && grp->nkeys > 0;
@@ -528,11 +575,11 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 
 		if (gwords < 0)
 			elog(ERROR, "gpu_reduce: a grouping job the page path refused: %s", why);
-		grouping = grouping_of(d, prog, outs, nouts, grp, pp->job_pages,
+		grouping = grouping_of(d, prog, join, outs, nouts, grp, pp->job_pages,
 							   gr_page_group_words(grp->nkeys, gwords));
 	}
 	pp->scan = grouping < 0;
-	pp->bytes_all = job_bytes(d, prog, outs, nouts, grouping, pp->job_pages,
+	pp->bytes_all = job_bytes(d, prog, join, outs, nouts, grouping, pp->job_pages,
 							  &pp->prefix_bytes, &bytes_in);
 	pp->cb = *cb;
 
@@ -541,7 +588,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	job = (GrPageJob *) pp->prefix;
 	job->desc_off = GR_PAGE_ALIGN(sizeof(GrPageJob));
 	job->entries_off = pp->prefix_bytes;
-	job->ncols = d->ncols + (prog != NULL ? prog->nouts : 0);
+	job->ncols = ncols;
 	job->nquals = nquals;
 	job->nouts = nouts;
 	job->flags = gr_debug_page_read_only && mode == GR_PAGE_PATH_ON ? GR_PAGE_JOB_READ_ONLY : 0;
@@ -552,6 +599,8 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		job->prog_off = job->desc_off + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 		memcpy(gr_page_job_prog(job), prog, sizeof(GrExprProg));
 	}
+	if (join != NULL)
+		set_join(job, join, mode);
 	if (prog != NULL || pp->grouped)
 	{
 		/* the list sits after the entries of the largest job */
@@ -672,7 +721,8 @@ hand_back(GrPageJob *job, int p, int off)
 
 /*
  * Run a grouping job here, as the kernel runs it (cpu mode): decode each
- * visible tuple of its pages, apply the comparisons and the program, find
+ * visible tuple of its pages, apply the comparisons and the program (and a
+ * join's probes and joined-row program), find
  * the row's group in a table of the job's own and fold the row into it
  * (page_group.h), so that the scan folds the job's groups as it folds a
  * GPU's.  False when a tuple did not decode: the scan decodes the pages
@@ -684,6 +734,7 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	GrPageJob  *job = ref->job;
 	const GrDecodeDesc *d = gr_page_job_desc(job);
 	const GrExprProg *prog = gr_page_job_prog(job);
+	const GrExprProg *jprog = gr_page_job_jprog(job);
 	GrPageEntry *entries = gr_page_job_entries(job);
 	uint64	   *ents = pp->scan ? pp->cpu_ents : (uint64 *) ((char *) job + job->group_off);
 	uint64	   *counts = job->counts;
@@ -732,6 +783,21 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 					hand_back(job, p, off);
 					continue;
 				}
+			}
+			if (job->njoins > 0)
+			{
+				uint32		went = 0;
+				GrExprResult res = gr_page_join_row(job, jprog, vals, nulls, &went);
+
+				if (res == GR_EXPR_FALLBACK)
+				{
+					hand_back(job, p, off);
+					continue;
+				}
+				for (int j = 0; j < job->njoins; j++)
+					counts[GR_PAGE_COUNT_MATCHES(ncols, j)] += (went >> j) & 1;
+				if (res == GR_EXPR_REJECT)
+					continue;
 			}
 			if (!gr_page_group_key(job, vals, nulls, key))
 			{
@@ -1040,4 +1106,172 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 	totals->cpu_job_pages = pp->cpu_job_pages;
 	totals->overflowed_jobs = pp->overflowed;
 	totals->wait_us = INSTR_TIME_GET_MICROSEC(pp->waited);
+}
+
+/*
+ * A free slot for a join's upload or release job: the scan's jobs are not
+ * in flight yet, so one frees soon unless other sessions hold them all;
+ * -1 after a second without one.
+ */
+static int
+image_slot(void)
+{
+	for (int tries = 0; tries < 1000; tries++)
+	{
+		int			slot = gr_gpu_take_job_slot();
+
+		if (slot >= 0)
+			return slot;
+		CHECK_FOR_INTERRUPTS();
+		pg_usleep(1000L);
+	}
+	return -1;
+}
+
+/* Send one upload or release job through slot to device; true when it is done there. */
+static bool
+image_job(int slot, int device, const char **why)
+{
+	bool		done = false;
+
+	PG_TRY();
+	{
+		gr_gpu_submit_job_slot(slot, 0, device);
+		done = gr_gpu_wait_job_slot(slot, why);
+	}
+	PG_CATCH();
+	{
+		gr_gpu_end_job_slot(slot, true);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return done;
+}
+
+/*
+ * A join's images on the GPUs, owned by the process that named them: freed
+ * by gr_page_path_release_images, or, where the query's memory went first
+ * (an ERROR), listed here and freed by this process's next upload or
+ * release.
+ */
+struct GrPageImages
+{
+	MemoryContextCallback cb;
+	uint64		key;			/* 0: freed */
+};
+
+#define GR_STALE_KEYS 16
+static uint64 stale_keys[GR_STALE_KEYS];
+static int	nstale = 0;
+
+static void
+images_gone(void *arg)
+{
+	GrPageImages *im = arg;
+
+	if (im->key != 0 && nstale < GR_STALE_KEYS)
+		stale_keys[nstale++] = im->key;
+	im->key = 0;
+}
+
+/* Own the images a new key names, for as long as cxt lives. */
+GrPageImages *
+gr_page_path_own_images(MemoryContext cxt)
+{
+	static uint32 joins = 0;
+	GrPageImages *im = MemoryContextAllocZero(cxt, sizeof(GrPageImages));
+
+	im->key = (uint64) (uint32) MyProcPid << 32 | ++joins;
+	im->cb.func = images_gone;
+	im->cb.arg = im;
+	MemoryContextRegisterResetCallback(cxt, &im->cb);
+	return im;
+}
+
+/* The key that names them on the GPUs (the page jobs' join_key). */
+uint64
+gr_page_path_images_key(const GrPageImages *im)
+{
+	return im->key;
+}
+
+/* Free one key's images on every GPU. */
+static void
+release_key(uint64 key)
+{
+	int			slot = image_slot();
+	const char *why;
+
+	for (int e = 0; slot >= 0 && e < gr_shared->ndevices; e++)
+	{
+		GrPageJob  *job = (GrPageJob *) gr_slot_values(slot);
+
+		memset(job, 0, sizeof(GrPageJob));
+		job->flags = GR_PAGE_JOB_RELEASE;
+		job->join_key = key;
+		job->bytes_in = job->bytes_all = GR_PAGE_ALIGN(sizeof(GrPageJob));
+		(void) image_job(slot, gr_shared->devices[e].ordinal, &why);
+	}
+	if (slot >= 0)
+		gr_gpu_end_job_slot(slot, false);
+}
+
+/* Free the images of queries that ended in an ERROR. */
+static void
+release_stale(void)
+{
+	while (nstale > 0 && gr_gpu_pages_unavailable() == NULL)
+		release_key(stale_keys[--nstale]);
+}
+
+/* Free owned images on every GPU (as gr_page_path_upload_images put them there). */
+void
+gr_page_path_release_images(GrPageImages *im)
+{
+	release_stale();
+	if (im == NULL || im->key == 0)
+		return;
+	if (gr_gpu_pages_unavailable() == NULL)
+		release_key(im->key);
+	im->key = 0;
+}
+
+/*
+ * Copy a join's images (join_image.h: n of them, bytes[j] each) onto every
+ * GPU the service runs on, slot by slot, as the join's key names them
+ * there (the images' owner frees them).  False, with why, where one could not be: the scan probes on the CPU then.
+ */
+bool
+gr_page_path_upload_images(uint64 key, const void *const *images, const Size *bytes, int n,
+						   const char **why)
+{
+	Size		room = (Size) gr_shared->slot_bytes - GR_PAGE_ALIGN(sizeof(GrPageJob));
+	int			slot;
+	bool		ok;
+
+	release_stale();
+	slot = image_slot();
+	ok = slot >= 0;
+	*why = ok ? NULL : "no GPU slot was free for the hashed relations";
+	for (int e = 0; ok && e < gr_shared->ndevices; e++)
+		for (int j = 0; ok && j < n; j++)
+			for (Size off = 0; ok && (off == 0 || off < bytes[j]); off += room)
+			{
+				GrPageJob  *job = (GrPageJob *) gr_slot_values(slot);
+				Size		len = Min(room, bytes[j] - off);
+
+				memset(job, 0, sizeof(GrPageJob));
+				job->flags = GR_PAGE_JOB_UPLOAD;
+				job->join_key = key;
+				job->image_index = (uint32) j;
+				job->image_bytes = bytes[j];
+				job->upload_off = off;
+				job->upload_len = (uint32) len;
+				job->bytes_in = job->bytes_all = GR_PAGE_ALIGN(sizeof(GrPageJob)) + len;
+				memcpy(gr_page_upload_data(job), (const char *) images[j] + off, len);
+				ok = image_job(slot, gr_shared->devices[e].ordinal, why);
+			}
+	if (slot >= 0)
+		gr_gpu_end_job_slot(slot, false);
+	return ok;
 }
