@@ -186,13 +186,14 @@ ALTER TABLE jstore DISABLE ROW LEVEL SECURITY;
 REVOKE ALL ON jsale, jstore, jitem, jregion FROM gr_join_reader;
 DROP ROLE gr_join_reader;
 -- EXPLAIN ANALYZE counts what was hashed and matched (but for the memory,
--- and the batches, which vary with the pass's settings)
+-- the batches, which vary with the pass's settings, and who decoded the
+-- pages, the GPU or the CPU)
 CREATE FUNCTION explain_analyze(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
-        CONTINUE WHEN line ~ 'Batches|Found by Hint';
+        CONTINUE WHEN line ~ 'Batches|Found by Hint|Decoded Pages|Groups Collected|Jobs Over';
         -- (from 18 on, actual rows have two decimals)
         RETURN NEXT regexp_replace(regexp_replace(line, 'Hash Memory: .*', 'Hash Memory: ...'),
                                    'rows=([0-9]+)\.[0-9]+', 'rows=\1', 'g');
@@ -250,6 +251,16 @@ SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jstor
 SELECT * FROM same($$SELECT s_region, count(*), sum(sa_qty), count(s_score), min(s_open) FROM jsale LEFT JOIN jstore ON s_id = sa_store GROUP BY 1$$);
 SELECT * FROM same($$SELECT sa_qty, sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store WHERE sa_qty > 4 GROUP BY 1$$);
 SELECT sa_qty, sum(1000 / (sa_qty - s_region)) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1;
+CREATE FUNCTION page_path_of(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        CONTINUE WHEN line !~ 'Page Path';
+        RETURN NEXT ltrim(line);
+    END LOOP;
+END $$;
+SELECT page_path_of($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
 -- the jobs count the rows each relation matched as the CPU's probe does
 SELECT explain_analyze($$SELECT s_region, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store
   WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
@@ -286,3 +297,4 @@ DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo;
 DROP FUNCTION same(text);
 DROP FUNCTION why(text);
 DROP FUNCTION explain_analyze(text);
+DROP FUNCTION page_path_of(text);
