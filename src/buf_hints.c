@@ -2,33 +2,13 @@
  * buf_hints.c
  *	  A large serial scan's pages found by where they sit in the buffer pool.
  *
- * Reading a page through ReadBufferExtended looks its tag up in the shared
- * buffer mapping table: a hash of the tag, a partition lock taken and
- * released, a probe that misses the CPU's caches.  For a table in
- * shared_buffers that lookup is most of the page path's cost per page
- * (bench/floor's gr_pin_walk measures it).  One pass over the buffer
- * descriptors, reading each tag without its lock, notes where each of the
- * table's blocks sat a moment ago; the scan then pins each block with
- * ReadRecentBuffer, which checks the tag under the buffer header's lock and
- * pins only a valid buffer that still holds that block.  A hint gone stale
- * (the buffer evicted or reused since) just fails that check, and the block
- * is read as before.  So the hints change where the scan looks, never what
- * it reads.
- *
- * The pass costs a few nanoseconds a buffer and saves some hundreds a page:
- * it is made for a table of at least 1/16 of shared_buffers, and at most
- * twice it (the hints take four bytes a block), when gpu_reduce.buffer_hints
- * is on (gpu_reduce.debug_buffer_hints lets tests make them for any table,
- * or make them all wrong).
- *
- * A table read into the pool in one go (a load, pg_prewarm, a first scan)
- * mostly sits in consecutive buffers, block after block.  So the scan first
- * needs no pass at all: it guesses that each block is in the buffer after the
- * one that held the block before, and ReadRecentBuffer checks the guess as it
- * checks a hint.  Only once the guesses keep failing (GR_GUESS_MISSES, and
- * more than one block in GR_GUESS_MISS_RATE) does it make the pass, for the
- * blocks that are left.  On a pool of 2 M buffers the pass is some
- * milliseconds of a serial scan that otherwise reads a block in 200 ns.
+ * Each block is pinned with ReadRecentBuffer on a hint instead of looked up
+ * in the shared buffer mapping table: first a guess (the buffer after the
+ * previous block's), and once guesses keep failing, the buffer one lockless
+ * pass over the descriptors saw the block in.  A stale hint fails
+ * ReadRecentBuffer's check and the block is read as before, so hints change
+ * where the scan looks, never what it reads.  Why and what it saves:
+ * doc/architecture.md, "Scan and page path" (Buffer hints).
  */
 #include "postgres.h"
 
@@ -89,6 +69,7 @@ gr_buf_hints_make(MemoryContext cxt, Relation rel, BlockNumber nblocks)
 
 	if (!gr_buffer_hints || RelationUsesLocalBuffers(rel) || nblocks == 0)
 		return NULL;
+	/* below 1/16 of the pool the pass costs more than it saves; past twice it the hints outgrow it */
 	if (gr_debug_buffer_hints == GR_BUF_HINTS_AUTO &&
 		(nblocks < (BlockNumber) NBuffers / 16 || nblocks > 2 * (BlockNumber) NBuffers))
 		return NULL;

@@ -3,26 +3,14 @@
  *	  Planning the bulk scan: recognize an aggregate query the GpuReduce node
  *	  can answer from the pages, cost it, and turn the path into a plan.
  *
- * The node is offered through create_upper_paths_hook, for the grouping
- * rel.  Without GROUP BY, in two forms:
- *   - a path that produces the final aggregate row itself, in place of Agg
- *     over Seq Scan;
- *   - Finalize Aggregate over Gather over the node as a parallel-aware
- *     partial path, whose participants each emit their partial states
- *     (serialized), where the planner considers a parallel aggregate.
- * With GROUP BY the node always emits partial states, one row per group
- * (a group may come more than once: a group table over its memory budget
- * is emitted and started afresh), and PostgreSQL's own Finalize Aggregate
- * merges them: hashed, or sorted above a Sort, and over Gather where the
- * planner considers a parallel aggregate.
- * It is offered when the query reads one plain heap table (or the leaves
- * of its inheritance tree), has no grouping sets, window functions or
- * set-returning functions, its GROUP BY keys are columns of types the group
- * table compares (group_table.c), every aggregate is a gpu_* aggregate, a
- * native one the node takes, or a count, without DISTINCT, ORDER BY or
- * FILTER, over a column or an expression the program computes, and every
- * WHERE clause is a comparison the page loop or the program evaluates.
- * Anything else keeps PostgreSQL's own plan.
+ * Offered through create_upper_paths_hook, for the grouping rel.  Without
+ * GROUP BY: a path that makes the final row itself, in place of Agg over a
+ * scan, and, where the planner considers a parallel aggregate, a partial path
+ * under Finalize Aggregate and Gather.  With GROUP BY the node always emits
+ * partial states, one row per group (a group may come more than once), which
+ * PostgreSQL's Finalize Aggregate merges.  Which queries it takes (one heap
+ * table or its leaves, or a join of one: join_plan.c), which aggregates and
+ * clauses, and why: doc/architecture.md, "Planner".
  */
 #include "bulk.h"
 #include "agg_catalog.h"

@@ -2,32 +2,13 @@
  * held_pins.c
  *	  The page path's pins, kept in the buffer headers alone.
  *
- * A pin taken through the buffer manager is counted three times: in the
- * buffer header's shared reference count, which is what keeps the buffer
- * from being evicted or reused, and in the backend's private reference
- * count and its resource owner, which find the backend's own pins again.
- * Those two keep a few entries in arrays; past them every pin and every
- * unpin is a hash insert or delete.  The page path holds thousands of pins
- * while the GPU reads their pages (gpu_reduce.page_pins), so for a serial
- * scan of a table in shared_buffers that bookkeeping was more than half of
- * the CPU's work per page (bench/floor's gr_pin_walk, variant 2 against 4).
- *
- * So once the scan has checked a page and handed it to the page path, its
- * pin is handed over to a held pin: one more count in the shared reference
- * count, added while the buffer manager's pin still holds the buffer, then
- * the buffer manager's pin released.  A held pin keeps the buffer as any
- * pin does: eviction, InvalidateBuffer and cleanup locks look at the shared
- * count.  Adding and dropping one follows PinBuffer and UnpinBuffer: never
- * while the header is locked, and dropping the pin a cleanup lock waits for
- * wakes the waiter.  The buffer manager does not know of them, so the page
- * path drops every one it holds: when its job is done, and on abort when
- * its memory goes (page_path.c); a transaction that ends with one still
- * held drops it there with a WARNING.
- *
- * The buffer manager's own-pin checks do not see held pins: a backend that
- * took a cleanup lock (LockBufferForCleanup) on a page it holds would wait
- * for itself.  Nothing the scan runs while it holds pins takes one
- * (heap_page_prune_opt only tries, ConditionalLockBufferForCleanup).
+ * A pin the page path holds while the GPU reads its page is one more count in
+ * the buffer header's shared reference count, without the buffer manager's
+ * private reference count and resource owner entries.  The buffer manager
+ * does not know of them: the page path drops every one itself (page_path.c),
+ * and its own-pin checks do not see them, so nothing run while they are held
+ * may wait for a cleanup lock on such a page.  Why and how: doc/architecture.md,
+ * "Scan and page path" (Held pins).
  */
 #include "postgres.h"
 

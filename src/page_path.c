@@ -4,24 +4,12 @@
  *	  their tuples are visible; the GPU reads the pinned shared buffers
  *	  straight out of host memory, decodes them and reduces the values.
  *
- * The scan (bulk_scan.c) reads each page as before (heapgetpage or
- * heap_prepare_pagescan: pruning, the content lock, page-mode visibility)
- * and hands the page's buffer pin and visible line pointers over.  Pages
- * gather into jobs (page_job.h), built in place in a GPU slot; a full job
- * is submitted to the service, and the scan goes on with the next while
- * the GPU works.  A job's pins are kept until its results are folded: under
- * a pin no tuple moves or changes but for hint bits, the same guarantee
- * PostgreSQL's page-mode scans rely on.  At most GR_PAGE_JOBS jobs are in
- * flight, so a process never holds more than gpu_reduce.page_pins pins.
- * They are held pins (held_pins.c), which the buffer manager does not track:
- * the page path drops them itself, when a job is done, on abort (the
- * subtransaction's or the memory's end, whichever comes first), and at the
- * end of a transaction that still holds any, with a WARNING.
- *
- * Whatever the GPU cannot do goes through the CPU decoder on the same
- * pinned pages (the scan's callback): a job that failed, a page that found
- * no free slot, and every job when gpu_reduce.page_path = cpu, which runs
- * this very path without a GPU so that the CPU-only build tests it.
+ * Pages gather into jobs (page_job.h) built in place in a GPU slot, at most
+ * GR_PAGE_JOBS in flight, their held pins (held_pins.c) kept until the results
+ * are folded and dropped here, on abort too.  Whatever the GPU cannot do goes
+ * through the scan's CPU decoder on the same pinned pages; page_path = cpu runs
+ * this path with no GPU.  The steps and why: doc/architecture.md, "Scan and
+ * page path" (The page path).
  */
 #include "bulk.h"
 
