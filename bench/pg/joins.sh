@@ -11,7 +11,9 @@
 # then times both, alternating, RUNS times each (default 3), every run in a
 # fresh session, and prints one line per query and setting: whether the
 # node was in the plan, both medians (ms) and their ratio (PostgreSQL's
-# over the default's: above 1 the node is faster).
+# over the default's: above 1 the node is faster), and the node's page path
+# (EXPLAIN ANALYZE VERBOSE: gpu where the GPU read the pages and probed the
+# joins, else why not).
 #
 # usage: bash bench/pg/joins.sh [--server harness|gpuhost] [ROWS] [RUNS]
 #   harness (default): test/harness.sh's throwaway server on a Debian host
@@ -75,6 +77,7 @@ star1   | SELECT s_region, sum(f_qty), sum(f_amount), count(*) FROM jb_fact JOIN
 star2   | SELECT it_class, sum(f_amount), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item WHERE it_price < 100 GROUP BY 1
 star3   | SELECT c_segment, r_name, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region WHERE f_day >= date '2022-01-01' GROUP BY 1, 2
 span    | SELECT s_region, sum(f_qty * it_price), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item JOIN jb_store ON s_id = f_store GROUP BY 1
+q3like  | SELECT f_customer, c_since, sum(f_amount * (1 - f_qty / 100.0)) AS rev FROM jb_fact JOIN jb_customer ON c_id = f_customer WHERE c_segment = 1 AND f_day < date '2021-06-01' GROUP BY 1, 2 ORDER BY rev DESC, f_customer LIMIT 10
 Q
 )
 
@@ -85,7 +88,8 @@ run_ms() {
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-printf '%-7s %-7s %-5s %12s %12s %8s\n' query workers node native_ms node_ms ratio | tee "$PGB_OUT/joins.txt"
+printf '%-7s %-7s %-5s %12s %12s %8s  %s\n' query workers node native_ms node_ms ratio page_path |
+	tee "$PGB_OUT/joins.txt"
 while IFS='|' read -r name query; do
 	name=${name// /}
 	[ -n "$name" ] || continue
@@ -104,8 +108,11 @@ while IFS='|' read -r name query; do
 		done
 		n=$(median <"$PGB_OUT/n")
 		d=$(median <"$PGB_OUT/d")
-		printf '%-7s %-7s %-5s %12.1f %12.1f %8.2f\n' "$name" "$w" "$node" "$n" "$d" \
-			"$(awk -v n="$n" -v d="$d" 'BEGIN { print n / d }')" | tee -a "$PGB_OUT/joins.txt"
+		# how the node's table was decoded and probed: gpu, cpu, or why not the page path
+		path=$(PGOPTIONS="$opts" pgb_psql -X -At -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) $query" |
+			sed -n 's/^ *Page Path: //p' | head -1)
+		printf '%-7s %-7s %-5s %12.1f %12.1f %8.2f  %s\n' "$name" "$w" "$node" "$n" "$d" \
+			"$(awk -v n="$n" -v d="$d" 'BEGIN { print n / d }')" "${path:--}" | tee -a "$PGB_OUT/joins.txt"
 	done
 done <<<"$queries"
 pgb_log "results in $PGB_OUT/joins.txt"
