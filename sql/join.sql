@@ -242,6 +242,11 @@ SELECT * FROM same($$SELECT it_kind, s_region, count(*), sum(sa_qty), max(s_scor
   FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item GROUP BY 1, 2$$);
 SELECT * FROM same($$SELECT r_name, s_open, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
   JOIN jregion ON r_id = s_region WHERE sa_qty > 2 GROUP BY 1, 2$$);
+-- a char(n) key: each job groups by itself, and the host joins a group's first row again for its keys
+SELECT * FROM same($$SELECT r_name, s_name, count(*), sum(sa_amount), min(s_open) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT s_name, it_kind, sum(sa_qty * s_region) FROM jsale JOIN jstore ON s_id = sa_store
+  LEFT JOIN jitem ON it_id = sa_item WHERE sa_qty > 6 AND s_id < 9 GROUP BY 1, 2$$);
 SELECT * FROM same($$SELECT s_region, sum(sa_qty * s_region), sum(sa_amount * (1 - s_rent / 1000)), count(*)
   FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
 SELECT * FROM same($$SELECT a.s_region, count(*), sum(sa_qty), sum(b.s_id) FROM jsale JOIN jstore a ON a.s_id = sa_store

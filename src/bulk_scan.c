@@ -1403,9 +1403,46 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 }
 
 /*
+ * A job group's first row (page_gpu_groups), decoded again, joined again
+ * here: its keys may be a hashed relation's values or the joined row's
+ * program's outputs.  The job took it with one match in each relation at
+ * most (a row of more it hands back), so this is its one joined row; false
+ * if the join or the program drops it here.
+ */
+static bool
+join_first_row(BulkScanState *bs, uint64 *tv, bool *tn)
+{
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		const BulkJoin *bj = &bs->joins[j];
+		int64		e = first_match(bj, tv, tn);
+		int			type = bj->desc->jointype;
+
+		if (type == JOIN_SEMI || type == JOIN_ANTI)
+		{
+			if ((e >= 0) != (type == JOIN_SEMI))
+				return false;
+			continue;
+		}
+		if (e < 0 && type != JOIN_LEFT)
+			return false;
+		if (e < 0)
+			for (int v = 0; v < bj->desc->nvals; v++)
+			{
+				tv[bj->valpos + v] = 0;
+				tn[bj->valpos + v] = true;
+			}
+		else
+			gr_join_hash_values(bj->hash, e, tv + bj->valpos, tn + bj->valpos);
+	}
+	return bs->jprog == NULL ||
+		gr_expr_eval(bs->jprog, tv, tn, tv + bs->jbase, tn + bs->jbase, NULL) == GR_EXPR_PASS;
+}
+
+/*
  * The groups a grouping job made (page_group.h): each one's keys are read
- * from its first row, decoded and evaluated here from the page the job
- * still holds pinned, as the CPU's grouping reads a row's (so the output
+ * from its first row, decoded, evaluated and joined here from the page the
+ * job still holds pinned, as the CPU's grouping reads a row's (so the output
  * key is that row's value, and a computed key is made as for any row); the
  * group found or made in the group table gets the job group's counts and
  * each output's running value as a GPU result.
@@ -1438,7 +1475,8 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 		len = gr_page_tuple_len(page, off, BLCKSZ);
 		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, tv, tn) ||
 			(t->prog != NULL &&
-			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS))
+			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS) ||
+			(bs->njoins > 0 && !join_first_row(bs, tv, tn)))
 			elog(ERROR, "gpu_reduce: a page job's group has a first row the CPU reads otherwise");
 		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, wide, false, false), w, r);
 	}
