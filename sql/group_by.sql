@@ -160,6 +160,36 @@ RESET work_mem;
 RESET hash_mem_multiplier;
 RESET enable_seqscan;
 
+-- Never slower (issue 41): where the groups would outgrow the node's
+-- budget, or are of a few rows each, PostgreSQL's plan.  gbc's keys come in
+-- turn (k = i % 6000), the order in which a table emitted at its budget
+-- emits every row as a group of its own.
+CREATE TABLE gbc AS
+SELECT i AS id, (i % 6000)::int4 AS k, (i % 20000)::int4 AS k3, (i % 50)::int4 AS q,
+       ((i * 31337) % 100000 / 100.0)::numeric(10,2) AS p
+FROM generate_series(1, 60000) i;
+ANALYZE gbc;
+SET hash_mem_multiplier = 1;
+-- 6 000 groups of 10 rows within 4 MB: the node
+SET work_mem = '4MB';
+EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
+SELECT node, same, groups FROM gbq('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k');
+-- within 64 kB they would be emitted each time the table fills (as the
+-- node forced by enable_seqscan = off shows): PostgreSQL's plan
+SET work_mem = '64kB';
+EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
+SET enable_seqscan = off;
+SELECT gbflushes('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k') > 1 AS flushed;
+SELECT node, same, groups FROM gbq('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k');
+RESET enable_seqscan;
+-- 20 000 groups of 3 rows fit in 64 MB, but cost the node more than it
+-- saves on their rows (bulk_plan.c's GR_BULK_GROUP_COST): PostgreSQL's plan
+SET work_mem = '64MB';
+EXPLAIN (COSTS OFF) SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3;
+SELECT node, same, groups FROM gbq('SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3');
+RESET work_mem;
+RESET hash_mem_multiplier;
+
 -- HAVING, ORDER BY and LIMIT run above the node (HAVING on an aggregate
 -- that is not in the output)
 SELECT * FROM gbq('SELECT k1000, count(*), gpu_sum(f) FROM gbn GROUP BY k1000 HAVING gpu_max(i) > 9990 AND count(i) > 190');
@@ -168,7 +198,10 @@ SELECT k100k, gpu_sum(f), count(*) FROM gbn GROUP BY k100k ORDER BY gpu_sum(f), 
 -- an empty table, every row filtered out, WHERE expressions (IN, column
 -- against column, OR)
 CREATE TABLE gbe (k int4, t text, x int8, f float8);
+-- (never analyzed, gbe is guessed at a group a few rows: the node forced)
+SET enable_seqscan = off;
 SELECT * FROM gbq('SELECT k, t, count(*), sum(x), gpu_sum(f) FROM gbe GROUP BY k, t');
+RESET enable_seqscan;
 SELECT * FROM gbq('SELECT k16, count(*), gpu_sum(f) FROM gbn WHERE x < -100000000000 GROUP BY k16');
 SELECT * FROM gbq('SELECT k16, count(*), gpu_sum(f) FROM gbn WHERE ks IN (''s7'', ''s9'') GROUP BY k16');
 SELECT * FROM gbq('SELECT k16, kb, count(*), sum(x), gpu_sum(f) FROM gbn WHERE k16 IN (1, 3, 5) AND i > s GROUP BY k16, kb');
@@ -321,6 +354,13 @@ SELECT * FROM gbq('SELECT k100k, count(*), sum(i), gpu_sum(f) FROM gbn GROUP BY 
 SELECT * FROM gbq('SELECT k16, kd, ks, kb, count(*), gpu_sum(r), max(tz) FROM gbn WHERE i > s GROUP BY k16, kd, ks, kb');
 SELECT * FROM gbq('SELECT left(t, 6), length(t), trim_scale(n), count(*), sum(x) FROM gbk GROUP BY t, n');
 SELECT * FROM gbq('SELECT k, t, count(*), gpu_sum(x) FROM gbp GROUP BY k, t');
+-- each participant's groups outgrowing its budget: PostgreSQL's plan
+SET work_mem = '64kB';
+SET hash_mem_multiplier = 1;
+EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
+SELECT node, same, groups FROM gbq('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k');
+RESET work_mem;
+RESET hash_mem_multiplier;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
@@ -328,5 +368,5 @@ SET max_parallel_workers_per_gather = 0;
 
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
-DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd;
+DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc;
 DROP FUNCTION gbq(text), gbtext(text, boolean), gbnode(text);
