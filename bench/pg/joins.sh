@@ -77,7 +77,7 @@ star1   | SELECT s_region, sum(f_qty), sum(f_amount), count(*) FROM jb_fact JOIN
 star2   | SELECT it_class, sum(f_amount), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item WHERE it_price < 100 GROUP BY 1
 star3   | SELECT c_segment, r_name, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region WHERE f_day >= date '2022-01-01' GROUP BY 1, 2
 span    | SELECT s_region, sum(f_qty * it_price), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item JOIN jb_store ON s_id = f_store GROUP BY 1
-q3like  | SELECT f_customer, c_since, sum(f_amount * (1 - f_qty / 100.0)) AS rev FROM jb_fact JOIN jb_customer ON c_id = f_customer WHERE c_segment = 1 AND f_day < date '2021-06-01' GROUP BY 1, 2 ORDER BY rev DESC, f_customer LIMIT 10
+q3like  | SELECT f_customer, c_since, sum(f_amount * (1 - f_qty * 0.01)) AS rev FROM jb_fact JOIN jb_customer ON c_id = f_customer WHERE c_segment = 1 AND f_day < date '2021-06-01' GROUP BY 1, 2 ORDER BY rev DESC, f_customer LIMIT 10
 Q
 )
 
