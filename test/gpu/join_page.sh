@@ -23,6 +23,8 @@ gpu_server_install && gpu_server_restart || exit 1
 gpu_server_wait
 fail=0
 regress="$(dirname "$(pg_config --pgxs)")/../test/regress/pg_regress"
+# from PostgreSQL 16 on, pg_regress looks for expected/ apart from the input
+expected_opt() { "$regress" --help | grep -q -- --expecteddir && echo "--expecteddir=$1"; }
 batches() { psql_ -Atq -c "SET client_min_messages = warning; SELECT sum(batches) FROM gpu_reduce_devices()"; }
 before=$(batches)
 for mode in cpu on; do
@@ -34,7 +36,8 @@ for mode in cpu on; do
 		sed "s/^SET gpu_reduce.page_path = cpu;/SET gpu_reduce.page_path = $mode;/" \
 			>"$out/$mode/expected/join.out"
 	PGOPTIONS="-c gpu_reduce.min_gpu_rows=1" "$regress" --bindir="$(pg_config --bindir)" \
-		--inputdir="$out/$mode" --outputdir="$out/$mode" --host="$dir/sock" --user=postgres \
+		--inputdir="$out/$mode" $(expected_opt "$out/$mode") --outputdir="$out/$mode" \
+		--host="$dir/sock" --user=postgres \
 		--load-extension=gpu_reduce join >"$out/regress-$mode.log" 2>&1 ||
 		{ fail=1; head -150 "$out/$mode/regression.diffs"; }
 	grep -E "tests? passed|failed" "$out/regress-$mode.log"

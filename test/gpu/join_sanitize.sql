@@ -3,8 +3,8 @@
 -- jobs under compute-sanitizer, serial and parallel, each answer against
 -- PostgreSQL's own plan.  The script turns the page path on (the line
 -- below); each query prints the page path its node took ('gpu': the
--- kernel probed the images) and whether the answer is PostgreSQL's, and
--- no query raises an ERROR.
+-- kernel probed the images) and whether the answer is PostgreSQL's; the
+-- script fails the run on any error a query raises.
 --
 LOAD 'gpu_reduce';
 SET gpu_reduce.page_path = cpu;
