@@ -42,6 +42,7 @@ typedef struct GrJoinImage
 	int32_t		nkeys;
 	int32_t		nvals;
 	int64_t		nrows;
+	int64_t		nkeyed;			/* distinct keys: nrows where every key is unique */
 	uint64_t	mask;			/* buckets - 1 */
 	uint64_t	bytes;			/* the whole image */
 	uint64_t	buckets;		/* open addressing, a bucket per distinct key */

@@ -1591,6 +1591,26 @@ page_gpu(void *arg, struct GrPageJob *job)
 }
 
 /*
+ * Whether the GPU's jobs can make most rows: a row whose key matches
+ * several rows of a relation (inner or left) goes back to the CPU, and past
+ * a job's list (GR_PAGE_MAX_FALLBACK rows) the CPU decodes the whole job
+ * again; a relation with a tenth more rows than keys is probed on the CPU.
+ */
+static bool
+keys_mostly_unique(const BulkScanState *bs)
+{
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		const GrJoinImage *im = bs->joins[j].hash->image;
+		int			type = bs->joins[j].desc->jointype;
+
+		if ((type == JOIN_INNER || type == JOIN_LEFT) && im->nrows > im->nkeyed + im->nkeyed / 10)
+			return false;
+	}
+	return true;
+}
+
+/*
  * The join the page path's jobs run (page_job.h's GrPageJoin): each hashed
  * relation's keys and values where keep_row finds them in a row, and the
  * joined-row program, whose outputs end the row.
@@ -1710,6 +1730,11 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
+	}
+	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && !keys_mostly_unique(bs))
+	{
+		bs->page_path = "off (a hashed relation's keys repeat: a row of several matches is joined on the CPU)";
+		return NULL;
 	}
 	if (bs->njoins > 0)
 	{

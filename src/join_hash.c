@@ -210,6 +210,7 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 		{
 			uint64		b = gr_join_key_hash(key, h.nkeys) & h.mask;
 
+			im->nkeyed++;
 			while (buckets[b].first >= 0)
 				b = (b + 1) & h.mask;
 			bk = &buckets[b];
