@@ -76,8 +76,17 @@ SELECT * FROM exq($q$SELECT count(*), max(date_trunc('month', t)), min(date_trun
 SELECT * FROM exq($q$SELECT count(*) FROM ex WHERE date_part('dow', d) = 0 AND extract(day from d) > 15$q$);
 -- a branch that divides by zero where its condition guards it: those rows handed back
 SELECT * FROM exq('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM ex');
--- a choice among numerics of different scales returns each value's own scale: not compiled
-SELECT node FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END) FROM ex');
+-- a choice among numerics of different scales returns each value's own
+-- scale: held at the largest, each row's own beside it, which a sum or an
+-- average shows as the largest (w's value past 64 bits at scale 4 included)
+SELECT * FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END), avg(CASE WHEN flag THEN p ELSE w END) FROM ex');
+SELECT * FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END), sum(COALESCE(q, 0)), avg(COALESCE(q, 0)) FROM ex WHERE s = 19');
+SELECT * FROM exq('SELECT sum(CASE WHEN flag THEN p * q ELSE 0 END), sum(COALESCE(q, 0)), sum(CASE WHEN a > 0 THEN 1.5 END) FROM ex WHERE s IN (18, 19, 20) AND q IS NULL');
+-- a row whose branch the program cannot compute (w * w past 128 bits) handed back
+SELECT * FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w * w END), avg(CASE WHEN flag THEN 0 ELSE w * w END) FROM ex');
+-- not as an operand, nor for min or max (the value they return has its own scale)
+SELECT node FROM exq('SELECT sum(CASE WHEN flag THEN p ELSE w END * 2) FROM ex');
+SELECT node FROM exq('SELECT max(COALESCE(q, 0)) FROM ex');
 -- what the node does not compile keeps PostgreSQL's plan (a cast to text, a user's function)
 SELECT node FROM exq($q$SELECT sum(a) FROM ex WHERE a::text = '7'$q$);
 CREATE FUNCTION ex_double(int) RETURNS int LANGUAGE plpgsql IMMUTABLE AS 'BEGIN RETURN $1 * 2; END';

@@ -273,6 +273,69 @@ SET gpu_reduce.page_path = off;
 SELECT explain_analyze($$SELECT s_region, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store
   WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
 RESET gpu_reduce.page_path;
+-- a CASE or COALESCE choosing numerics of several scales (TPC-H Q8's and
+-- Q14's CASE WHEN ... THEN l_extendedprice * (1 - l_discount) ELSE 0 END):
+-- each row keeps its branch's display scale, so a group's sum or average
+-- shows the largest among its rows (0 where every row took ELSE 0, none
+-- where every value is NULL), serial, parallel and under the page path
+CREATE TABLE jscale (sc_id int4, sc_g int4, sc_v numeric(8,2), sc_w numeric(12,4), sc_k text);
+INSERT INTO jscale
+SELECT i, i % 6, CASE WHEN i % 6 = 0 OR i % 5 = 0 THEN NULL ELSE (i % 997) / 4.0 END,
+       CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 9973) / 16.0 END,
+       CASE WHEN i % 6 IN (1, 2) OR i % 11 = 0 THEN 'PROMO ' || i % 3 ELSE 'STD' END
+FROM generate_series(1, 20000) i;
+ANALYZE jscale;
+SELECT * FROM same($$SELECT sc_g, sum(coalesce(sc_v, 0)), avg(coalesce(sc_v, 0)), count(coalesce(sc_v, 0)), count(*)
+  FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, sum(CASE WHEN sc_k LIKE 'PROMO%' THEN sc_v * (1 - sc_w * 0.001) ELSE 0 END),
+  sum(CASE WHEN sc_g = 3 THEN 1.5 WHEN sc_g = 4 THEN sc_w WHEN sc_g = 5 THEN 0 END) FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, avg(CASE sc_g WHEN 1 THEN sc_v WHEN 2 THEN 7 ELSE sc_w END) FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sum(CASE WHEN sc_k LIKE 'PROMO%' THEN sc_v * sc_w ELSE 0 END), sum(coalesce(sc_w, sc_v, 0.5))
+  FROM jscale WHERE sc_g IN (0, 3)$$);
+-- the Q14 and Q8 shapes: the CASE over the joined row, its condition a hashed relation's value
+SELECT * FROM same($$SELECT 100.00 * sum(CASE WHEN it_kind LIKE 'k1%' THEN sa_amount * (1 - it_price * 0.01) ELSE 0 END)
+  / sum(sa_amount * (1 - it_price * 0.01)) FROM jsale JOIN jitem ON it_id = sa_item WHERE sa_day < date '2020-02-01'$$);
+SELECT * FROM same($$SELECT s_region, sum(CASE WHEN r_name = 'south' THEN sa_amount * sa_qty ELSE 0 END) / sum(sa_amount * sa_qty),
+  sum(CASE WHEN r_name = 'east' THEN sa_amount END), avg(CASE WHEN r_name = 'north' THEN sa_amount * 2 ELSE 0 END)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1$$);
+SELECT * FROM same($$SELECT sa_qty, sum(coalesce(s_rent, 0)), avg(coalesce(s_rent * sa_qty, 0)) FROM jsale LEFT JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+-- anything but a sum, an average or a count of it, or a choice read as an
+-- operand or a key, keeps PostgreSQL's plan (node f)
+SELECT * FROM same($$SELECT max(coalesce(sc_v, 0)) FROM jscale$$);
+SELECT * FROM same($$SELECT sum(coalesce(sc_v, 0) * 2) FROM jscale$$);
+SELECT * FROM same($$SELECT coalesce(sc_v, 0), count(*) FROM jscale WHERE sc_id < 8 GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*) FROM jscale WHERE coalesce(sc_v, 0) > 100$$);
+-- parallel: the partial states carry each group's display scale
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+EXPLAIN (COSTS OFF) SELECT sc_g, sum(coalesce(sc_v, 0)) FROM jscale GROUP BY 1;
+SELECT * FROM same($$SELECT sc_g, sum(coalesce(sc_v, 0)), avg(coalesce(sc_v, 0)), count(coalesce(sc_v, 0)), count(*)
+  FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, sum(CASE WHEN sc_k LIKE 'PROMO%' THEN sc_v * (1 - sc_w * 0.001) ELSE 0 END),
+  sum(CASE WHEN sc_g = 3 THEN 1.5 WHEN sc_g = 4 THEN sc_w WHEN sc_g = 5 THEN 0 END) FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, avg(CASE sc_g WHEN 1 THEN sc_v WHEN 2 THEN 7 ELSE sc_w END) FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sum(coalesce(sc_v, 0)), avg(CASE WHEN sc_g = 2 THEN sc_v ELSE 0 END) FROM jscale$$);
+SELECT * FROM same($$SELECT 100.00 * sum(CASE WHEN it_kind LIKE 'k1%' THEN sa_amount * (1 - it_price * 0.01) ELSE 0 END)
+  / sum(sa_amount * (1 - it_price * 0.01)) FROM jsale JOIN jitem ON it_id = sa_item WHERE sa_day < date '2020-02-01'$$);
+SELECT * FROM same($$SELECT s_region, sum(CASE WHEN r_name = 'south' THEN sa_amount * sa_qty ELSE 0 END) / sum(sa_amount * sa_qty),
+  sum(CASE WHEN r_name = 'east' THEN sa_amount END), avg(CASE WHEN r_name = 'north' THEN sa_amount * 2 ELSE 0 END)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1$$);
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+-- the page path's jobs sum a computed numeric at one scale: the scan decodes on the CPU
+SET gpu_reduce.page_path = cpu;
+SELECT page_path_of($$SELECT sc_g, sum(coalesce(sc_v, 0)) FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, sum(coalesce(sc_v, 0)), avg(CASE WHEN sc_k LIKE 'PROMO%' THEN sc_v * sc_w ELSE 0 END)
+  FROM jscale GROUP BY 1$$);
+RESET gpu_reduce.page_path;
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -298,7 +361,7 @@ SELECT why($$SELECT count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE
 SET gpu_reduce.join_memory = 64;
 SELECT why($$SELECT count(*) FROM jsale a JOIN jsale b ON b.sa_id = a.sa_qty$$);
 RESET gpu_reduce.join_memory;
-DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo;
+DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo, jscale;
 DROP FUNCTION same(text);
 DROP FUNCTION why(text);
 DROP FUNCTION explain_analyze(text);

@@ -606,13 +606,14 @@ program_key(BulkQuery *q, GrExprBuilder *xb, Index relid, Node *expr, GrScanKey 
 {
 	GrType		type;
 	int			scale;
+	bool		varies;
 
-	if (!gr_expr_add_output(xb, (Expr *) expr, out, &type, &scale))
+	if (!gr_expr_add_output(xb, (Expr *) expr, out, &type, &scale, &varies))
 		return gr_decline("the expression program does not compute the GROUP BY key %s",
 						  expr_text(q->root, relid, expr));
 	if (key->kind == GR_KEY_NUMERIC)
 	{
-		if (scale < 0 || (key->scale != -2 && key->scale != scale) ||
+		if (scale < 0 || varies || (key->scale != -2 && key->scale != scale) ||
 			gr_expr_has_numeric_div(expr))
 			return gr_decline("the GROUP BY key %s is a numeric of no fixed scale",
 							  expr_text(q->root, relid, expr));
@@ -628,23 +629,35 @@ program_key(BulkQuery *q, GrExprBuilder *xb, Index relid, Node *expr, GrScanKey 
 
 /*
  * Compile an aggregate's argument into program xb (its output in *out), of
- * the aggregate's type and, a numeric, one scale (ag->dec_scale).
+ * the aggregate's type and, a numeric, one scale (ag->dec_scale).  A
+ * numeric whose display scale varies by row (ag->row_scale: a CASE or
+ * COALESCE of several scales) is held at the largest; a sum or average
+ * shows the largest of its rows' own, which no other aggregate keeps.
  */
 static bool
 program_arg(BulkQuery *q, GrExprBuilder *xb, Index relid, Node *arg, GrScanAgg *ag, int *out)
 {
 	GrType		type;
 	int			scale;
+	bool		varies;
 
-	if (!gr_expr_add_output(xb, (Expr *) arg, out, &type, &scale))
+	if (!gr_expr_add_output(xb, (Expr *) arg, out, &type, &scale, &varies))
 		return gr_decline("the expression program does not compile the aggregate argument %s",
 						  expr_text(q->root, relid, arg));
 	if (ag->kind == GR_SCAN_COUNT_COL)
+	{
 		scale = -1;				/* counted, not folded */
-	else if (type != ag->type || (ag->dec_scale != -2 && ag->dec_scale != scale))
+		varies = false;
+	}
+	else if (type != ag->type || (ag->dec_scale != -2 && (ag->dec_scale != scale ||
+														   ag->row_scale != varies)))
 		return gr_decline("the aggregate argument %s has no fixed type and scale",
 						  expr_text(q->root, relid, arg));
+	else if (varies && ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)
+		return gr_decline("the aggregate argument %s chooses numerics of several scales, whose display scale only a sum or average takes",
+						  expr_text(q->root, relid, arg));
 	ag->dec_scale = scale;
+	ag->row_scale = varies;
 	return true;
 }
 

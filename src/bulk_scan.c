@@ -891,7 +891,8 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 /*
  * A row's computed numerics past 64 bits (the program flags them, their
  * columns NULL): each goes to its aggregates as it is, a sum's or average's
- * straight into the numeric sum at its scale.
+ * straight into the numeric sum at its scale (one that varies by row: the
+ * row's own, in the next output).
  */
 static void
 wide_outputs(BulkScanState *bs, BulkTable *t, int group, const uint64 *outvals,
@@ -903,7 +904,12 @@ wide_outputs(BulkScanState *bs, BulkTable *t, int group, const uint64 *outvals,
 			continue;
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (t->argouts[a] == o)
-				gr_sink_add_scaled(bs->sink, group, a, wide[o], bs->desc->aggs[a].dec_scale);
+			{
+				const GrScanAgg *ag = &bs->desc->aggs[a];
+
+				gr_sink_add_scaled(bs->sink, group, a, wide[o], ag->dec_scale,
+								   ag->row_scale ? (int) outvals[o + 1] : ag->dec_scale);
+			}
 	}
 }
 
@@ -1689,6 +1695,12 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		if (ag->dec_scale >= 0)
 		{
 			/* a computed numeric's int64s: their int128 sum is a sum's or average's */
+			if (ag->row_scale)
+			{
+				/* a job's sum has no place for its rows' largest display scale */
+				bs->page_path = "off (a sum or average of numerics of several scales)";
+				return NULL;
+			}
 			if (ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)
 			{
 				bs->page_path = psprintf("off (%s of a computed numeric: the GPU only sums them)",

@@ -23,6 +23,10 @@
  * larger of its operands', a product's the sum of theirs.  A numeric
  * parameter, whose scale is known only at the scan's start, is compiled in
  * comparisons only.  Numeric division (select_div_scale) is not compiled.
+ * A CASE or COALESCE choosing numerics of several scales keeps each row's
+ * own (numeric's display scale is per value): only as an output's whole
+ * expression, held at the largest scale with each row's scale beside it,
+ * which a sum or average shows as its largest (choice_shape).
  */
 #include "expr_compile.h"
 #include "time_range.h"
@@ -33,6 +37,7 @@
 #include "catalog/pg_namespace.h"
 #include "miscadmin.h"
 #include "catalog/pg_type.h"
+#include "nodes/makefuncs.h"
 #include "nodes/nodeFuncs.h"
 #include "optimizer/optimizer.h"
 #include "utils/array.h"
@@ -46,8 +51,6 @@
 #include "utils/numeric.h"
 #include "utils/timestamp.h"
 
-/* largest numeric scale compiled (numeric.c's scales beyond it stay with PostgreSQL) */
-#define GR_EXPR_MAX_SCALE 30
 /* the scale a compared quotient is held at (any of weight -1 and up: 1e-4 <= |q|) */
 #define GR_DIV_QUAL_SCALE 20
 /* the share of a quotient's rows planned at one scale for the node to compute it */
@@ -1011,7 +1014,8 @@ test(GrExprBuilder *b, int op, XVal *a, XVal *out)
 /*
  * Whether a choice's values share one kind and, for numeric, one scale: the
  * choice returns the chosen value as it is, so its display scale is the
- * value's own, which a register of one scale holds only when all agree.
+ * value's own, which a register of one scale holds alone only when all
+ * agree (else choice_shape).
  */
 static bool
 same_shape(const XVal *a, const XVal *b)
@@ -1024,6 +1028,56 @@ static bool
 null_of(GrExprBuilder *b, const XVal *like, XVal *out)
 {
 	return load_const(b, like, (Datum) 0, true, -1, out);
+}
+
+/*
+ * Bring a choice's values (CASE's results, COALESCE's arguments) to one
+ * shape: they have one already (same_shape), or, in an output's whole
+ * expression (whole), they are numerics of several scales. PostgreSQL's
+ * choice then keeps each value's own display scale, which a sum of them
+ * shows as its largest (TPC-H Q14's CASE WHEN p_type LIKE 'PROMO%' THEN
+ * l_extendedprice * (1 - l_discount) ELSE 0 END): each is rescaled to the
+ * largest scale, and sc[i] holds its own as an int4 (*varies).
+ */
+static bool
+choice_shape(GrExprBuilder *b, XVal *vals, int n, bool whole, XVal *sc, bool *varies)
+{
+	int			top = 0;
+	XVal		i4;
+
+	*varies = false;
+	for (int i = 1; i < n; i++)
+		*varies |= !same_shape(&vals[0], &vals[i]);
+	if (!*varies)
+		return true;
+	if (!whole)
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		if (vals[i].kind != GR_XK_DEC)
+			return false;
+		top = Max(top, vals[i].scale);
+	}
+	if (!type_kind(INT4OID, -1, &i4))
+		return false;
+	for (int i = 0; i < n; i++)
+	{
+		int			s = vals[i].scale;
+
+		if (s < 0 || s > GR_EXPR_MAX_SCALE)
+			return false;
+		/* one register a scale in the program (a register holds its value to the end) */
+		sc[i] = i4;
+		if (b->scale_const[s] != 0)
+			sc[i].reg = b->scale_const[s] - 1;
+		else if (load_const(b, &i4, Int32GetDatum(s), false, -1, &sc[i]))
+			b->scale_const[s] = sc[i].reg + 1;
+		else
+			return false;
+		if (!rescale(b, &vals[i], top))
+			return false;
+	}
+	return true;
 }
 
 /* dst = cond ? a : c, into a new register of a's kind */
@@ -1039,16 +1093,23 @@ choose(GrExprBuilder *b, const XVal *cond, const XVal *a, const XVal *c, XVal *o
  * CaseTestExpr, with theirs): every branch is computed and the first true
  * condition's taken, so a branch PostgreSQL would not reach can only make
  * the row handed back (a division by zero it guards), never change it.
+ * Numerics of several scales are chosen only as an output's whole (whole;
+ * choice_shape), the chosen one's scale beside the value.
  */
 static bool
-case_expr(GrExprBuilder *b, CaseExpr *ce, XVal *out)
+case_expr(GrExprBuilder *b, CaseExpr *ce, bool whole, XVal *out)
 {
 	XVal		saved = b->case_value;
 	bool		had = b->has_case_value;
-	XVal		result;
-	XVal	   *conds;
-	XVal	   *thens;
 	int			n = list_length(ce->args);
+	bool		has_else = ce->defresult != NULL &&
+		!(IsA(ce->defresult, Const) && ((Const *) ce->defresult)->constisnull);
+	XVal	   *conds;
+	XVal	   *vals;			/* the THEN results, then the ELSE's */
+	XVal	   *sc;				/* their scales, where they vary */
+	XVal		result,
+				rscale;
+	bool		varies;
 	ListCell   *lc;
 
 	if (ce->arg != NULL)
@@ -1058,67 +1119,95 @@ case_expr(GrExprBuilder *b, CaseExpr *ce, XVal *out)
 		b->has_case_value = true;
 	}
 	conds = palloc(sizeof(XVal) * n);
-	thens = palloc(sizeof(XVal) * n);
+	vals = palloc(sizeof(XVal) * (n + 1));
+	sc = palloc(sizeof(XVal) * (n + 1));
 	foreach(lc, ce->args)
 	{
 		CaseWhen   *w = lfirst_node(CaseWhen, lc);
 		int			i = foreach_current_index(lc);
 
 		if (!compile(b, w->expr, &conds[i]) || conds[i].kind != GR_XK_BOOL ||
-			!compile(b, w->result, &thens[i]) ||
-			(i > 0 && !same_shape(&thens[0], &thens[i])))
+			!compile(b, w->result, &vals[i]))
 			return false;
 	}
 	b->case_value = saved;
 	b->has_case_value = had;
-	if (ce->defresult != NULL && !IsA(ce->defresult, Const))
-	{
-		if (!compile(b, ce->defresult, &result) || !same_shape(&thens[0], &result))
-			return false;
-	}
-	else if (ce->defresult != NULL && !((Const *) ce->defresult)->constisnull)
-	{
-		if (!compile(b, ce->defresult, &result) || !same_shape(&thens[0], &result))
-			return false;
-	}
-	else if (!null_of(b, &thens[0], &result))
+	if (has_else && !compile(b, ce->defresult, &vals[n]))
 		return false;
+	if (!choice_shape(b, vals, n + has_else, whole, sc, &varies))
+		return false;
+	/* without ELSE, a NULL (its scale, never read, the first THEN's) */
+	if (!has_else && !null_of(b, &vals[0], &vals[n]))
+		return false;
+	result = vals[n];
+	if (varies)
+		rscale = sc[has_else ? n : 0];
 	for (int i = n - 1; i >= 0; i--)
 	{
 		XVal		next;
 
-		if (!choose(b, &conds[i], &thens[i], &result, &next))
+		if (!choose(b, &conds[i], &vals[i], &result, &next))
 			return false;
 		result = next;
+		if (varies)
+		{
+			if (!choose(b, &conds[i], &sc[i], &rscale, &next))
+				return false;
+			rscale = next;
+		}
 	}
+	if (varies)
+		b->row_scale[result.reg] = rscale.reg + 1;
 	*out = result;
 	return true;
 }
 
-/* COALESCE, GREATEST, LEAST: a fold over the arguments, left to right. */
+/*
+ * COALESCE, GREATEST, LEAST: a fold over the arguments, left to right.  A
+ * COALESCE of numerics of several scales as an output's whole (whole;
+ * choice_shape): the first non-NULL argument's scale beside the value.
+ */
 static bool
-fold_args(GrExprBuilder *b, List *args, int op, XVal *out)
+fold_args(GrExprBuilder *b, List *args, int op, bool whole, XVal *out)
 {
+	int			n = list_length(args);
+	XVal	   *vals = palloc(sizeof(XVal) * n);
+	XVal	   *sc = palloc(sizeof(XVal) * n);
+	bool		varies;
 	ListCell   *lc;
 
 	foreach(lc, args)
+		if (!compile(b, lfirst(lc), &vals[foreach_current_index(lc)]))
+			return false;
+	if (!choice_shape(b, vals, n, whole && op == GR_X_COALESCE, sc, &varies))
+		return false;
+	*out = vals[0];
+	for (int i = 1; i < n; i++)
 	{
-		XVal		a;
 		int			reg;
 
-		if (!compile(b, lfirst(lc), &a))
-			return false;
-		if (foreach_current_index(lc) == 0)
-		{
-			*out = a;
-			continue;
-		}
-		if (!same_shape(out, &a) ||
-			(op != GR_X_COALESCE && (a.kind == GR_XK_BOOL || a.kind >= GR_XK_TEXT)) ||
+		if ((op != GR_X_COALESCE && (vals[i].kind == GR_XK_BOOL || vals[i].kind >= GR_XK_TEXT)) ||
 			!new_reg(b, &reg) ||
-			!emit(b, op, out->kind, 0, reg, out->reg, a.reg, 0))
+			!emit(b, op, out->kind, 0, reg, out->reg, vals[i].reg, 0))
 			return false;
 		out->reg = reg;
+	}
+	if (varies)
+	{
+		/* the scale of the first argument not NULL (all NULL: the last's, never read) */
+		XVal		rscale = sc[n - 1];
+
+		for (int i = n - 2; i >= 0; i--)
+		{
+			XVal		nn,
+						next;
+
+			if (!test(b, GR_X_NOTNULL, &vals[i], &nn) ||
+				!choose(b, &nn, &sc[i], &rscale, &next))
+				return false;
+			rscale = next;
+		}
+		b->row_scale[out->reg] = rscale.reg + 1;
 	}
 	return true;
 }
@@ -1363,7 +1452,7 @@ has_case_test(Node *node, void *context)
 	return expression_tree_walker(node, has_case_test, context);
 }
 
-static bool compile_node(GrExprBuilder *b, Expr *e, XVal *out);
+static bool compile_node(GrExprBuilder *b, Expr *e, bool whole, XVal *out);
 
 /*
  * Compile expression e into a register; false if the program does not take
@@ -1378,16 +1467,25 @@ compile(GrExprBuilder *b, Expr *e, XVal *out)
 	/* (a quotient compared is held apart from one that is not: numeric_quotient) */
 	bool		reuse = !IsA(e, Var) && !IsA(e, Const) && !has_case_test((Node *) e, NULL) &&
 		!(b->compared > 0 && gr_expr_has_numeric_div((Node *) e));
+	bool		whole = b->whole;
+	bool		found = false;
 
-	for (int i = 0; reuse && i < b->ndone; i++)
+	b->whole = false;
+	for (int i = 0; reuse && i < b->ndone && !found; i++)
 		if (equal(b->done[i].e, e))
 		{
 			*out = b->done[i].v;
-			return true;
+			found = true;
 		}
-	if (!compile_node(b, e, out))
+	if (!found && !compile_node(b, e, whole, out))
 		return false;
-	if (reuse && b->ndone < lengthof(b->done))
+	/*
+	 * a numeric whose scale varies by row is an output's whole expression,
+	 * never an operand: an operator or a comparison reads one scale
+	 */
+	if (b->row_scale[out->reg] != 0 && !whole)
+		return false;
+	if (!found && reuse && b->ndone < lengthof(b->done))
 	{
 		b->done[b->ndone].e = e;
 		b->done[b->ndone].v = *out;
@@ -1448,9 +1546,13 @@ binary_op(GrExprBuilder *b, Expr *e, const char *name, List *args, Oid restype, 
 	return arith(b, name, linitial(args), lsecond(args), &l, &r, restype, out);
 }
 
-/* Compile one expression node (compile's work). */
+/*
+ * Compile one expression node (compile's work); whole: it is an output's
+ * whole expression, where a CASE or COALESCE may choose numerics of
+ * several scales.
+ */
 static bool
-compile_node(GrExprBuilder *b, Expr *e, XVal *out)
+compile_node(GrExprBuilder *b, Expr *e, bool whole, XVal *out)
 {
 	check_stack_depth();
 	switch (nodeTag(e))
@@ -1645,14 +1747,14 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 		case T_ScalarArrayOpExpr:
 			return in_list(b, (ScalarArrayOpExpr *) e, out);
 		case T_CaseExpr:
-			return case_expr(b, (CaseExpr *) e, out);
+			return case_expr(b, (CaseExpr *) e, whole, out);
 		case T_CaseTestExpr:
 			if (!b->has_case_value)
 				return false;
 			*out = b->case_value;
 			return true;
 		case T_CoalesceExpr:
-			return fold_args(b, ((CoalesceExpr *) e)->args, GR_X_COALESCE, out);
+			return fold_args(b, ((CoalesceExpr *) e)->args, GR_X_COALESCE, whole, out);
 		case T_MinMaxExpr:
 			{
 				MinMaxExpr *mm = (MinMaxExpr *) e;
@@ -1661,7 +1763,7 @@ compile_node(GrExprBuilder *b, Expr *e, XVal *out)
 				if (OidIsValid(mm->inputcollid))
 					return false;
 				return fold_args(b, mm->args, mm->op == IS_GREATEST ? GR_X_GREATEST : GR_X_LEAST,
-								 out);
+								 false, out);
 			}
 		case T_NullIfExpr:
 			return nullif(b, (NullIfExpr *) e, out);
@@ -1695,10 +1797,12 @@ gr_expr_add_qual(GrExprBuilder *b, Expr *clause)
 }
 
 bool
-gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *scale)
+gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *scale,
+				   bool *varies)
 {
 	XVal		v;
 	int			o = b->prog.nouts;
+	int			rs;
 	ListCell   *lc;
 
 	/* an expression already an output (sum(x) and avg(x)) is that output */
@@ -1709,13 +1813,18 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 			*out = foreach_current_index(lc);
 			*type = b->out_type[*out];
 			*scale = b->out_scale[*out];
+			*varies = b->out_varies[*out];
 			return true;
 		}
 	}
-	if (o >= GR_EXPR_MAX_OUTS || !compile(b, expr, &v) || v.kind == GR_XK_BOOL)
+	if (o >= GR_EXPR_MAX_OUTS)
+		return false;
+	b->whole = true;
+	if (!compile(b, expr, &v) || v.kind == GR_XK_BOOL)
 		return false;
 	*type = gr_type_of_oid(v.type);
-	if (*type == 0)
+	rs = b->row_scale[v.reg];
+	if (*type == 0 || (rs != 0 && o + 1 >= GR_EXPR_MAX_OUTS))
 		return false;
 	b->prog.out_reg[o] = v.reg;
 	b->prog.out_kind[o] = v.kind == GR_XK_INT ? GR_XO_INT :
@@ -1723,10 +1832,25 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 	b->prog.out_w[o] = v.w;
 	b->prog.nouts++;
 	*scale = v.kind == GR_XK_DEC ? v.scale : -1;
+	*varies = rs != 0;
 	*out = o;
 	b->out_type[o] = *type;
 	b->out_scale[o] = *scale;
+	b->out_varies[o] = *varies;
 	b->outs = lappend(b->outs, expr);
+	if (rs != 0)
+	{
+		/* each row's own scale: what PostgreSQL's scale() of the value gives */
+		b->prog.out_reg[o + 1] = rs - 1;
+		b->prog.out_kind[o + 1] = GR_XO_INT;
+		b->prog.out_w[o + 1] = 4;
+		b->prog.nouts++;
+		b->out_type[o + 1] = GR_INT4;
+		b->out_scale[o + 1] = -1;
+		b->out_varies[o + 1] = false;
+		b->outs = lappend(b->outs, makeFuncExpr(F_SCALE, INT4OID, list_make1(copyObject(expr)),
+												InvalidOid, InvalidOid, COERCE_EXPLICIT_CALL));
+	}
 	return true;
 }
 

@@ -24,6 +24,9 @@ typedef int (*GrExprColumnOf) (void *arg, Var *var);
 /* A run-time constant's index among the node's custom_exprs. */
 typedef int (*GrExprRuntimeOf) (void *arg, Expr *expr);
 
+/* largest numeric scale compiled (numeric.c's scales beyond it stay with PostgreSQL) */
+#define GR_EXPR_MAX_SCALE 30
+
 /* A compiled value: the register that holds it, and what it holds. */
 typedef struct GrExprVal
 {
@@ -79,6 +82,21 @@ typedef struct GrExprBuilder
 	List	   *outs;			/* the outputs' expressions */
 	/* within a comparison's operands: a quotient there needs no display scale */
 	int			compared;
+	/*
+	 * An output's whole expression is being compiled (gr_expr_add_output,
+	 * until compile takes it): only there may a numeric's scale vary by row
+	 */
+	bool		whole;
+	/*
+	 * Per register of a numeric whose display scale varies by row (a CASE or
+	 * COALESCE of several scales, held at the largest): the register of each
+	 * row's own scale, plus 1; else 0
+	 */
+	int8		row_scale[GR_EXPR_MAX_REGS];
+	/* per scale: the register of that int4 constant for row_scale, plus 1 */
+	int8		scale_const[GR_EXPR_MAX_SCALE + 1];
+	/* per output: such a numeric, whose next output is its rows' scales */
+	bool		out_varies[GR_EXPR_MAX_OUTS];
 } GrExprBuilder;
 
 extern void gr_expr_builder_init(GrExprBuilder *b, PlannerInfo *root, Index relid,
@@ -89,9 +107,12 @@ extern bool gr_expr_add_qual(GrExprBuilder *b, Expr *clause);
 /*
  * Add an aggregate's argument as an output; false if it is not compiled.
  * Its index, and the GrType of its value (a numeric's scale in *scale).
+ * *varies: a numeric whose display scale varies by row (a CASE or COALESCE
+ * of several scales), held at the largest, *scale; the output after it is
+ * each row's own scale (an int4, scale(expr)).
  */
 extern bool gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type,
-							   int *scale);
+							   int *scale, bool *varies);
 /* Whether an expression holds a numeric division. */
 extern bool gr_expr_has_numeric_div(Node *expr);
 /* The columns below ncols of a program's steps, renumbered by map (old index -> new). */

@@ -673,17 +673,22 @@ gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n)
 
 /*
  * Fold n numerics given as int64s times 10^scale (values the expression
- * program computed): a sum's or average's state takes their exact sum at
- * that scale (gr_numeric_add_scaled_sum), other kinds them as numerics of
- * that display scale.
+ * program computed) whose largest display scale is shown (at most scale:
+ * a CASE of several scales holds each value at the largest, so each is a
+ * multiple of 10^(scale - shown)): a sum's or average's state takes their
+ * exact sum at the scale shown (gr_numeric_add_scaled_sum), as numeric.c's
+ * sum of the values would show it; other kinds them as numerics of that
+ * display scale.
  */
 void
-gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n, int scale)
+gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n, int scale,
+					   int shown)
 {
 	Datum	   *d;
 
 	if (n <= 0)
 		return;
+	init_pow10();
 	if (fold == gr_num_sum_fold && scale <= GR_NUMERIC_MAX_SCALE)
 	{
 		/* int64s sum exactly in an int128 (a row block holds a page's rows) */
@@ -691,10 +696,14 @@ gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 
 
 		for (int32 i = 0; i < n; i++)
 			sum += (int64) vals[i];
-		gr_numeric_add_scaled_sum(st, fold, sum, n, scale);
+		if (shown < scale)
+			sum /= pow10_128[scale - shown];
+		gr_numeric_add_scaled_sum(st, fold, sum, n, shown);
 		gr_stats.cpu_rows += n;
 		return;
 	}
+	/* (a scale that varies by row is a sum's or average's alone) */
+	Assert(shown == scale);
 	d = palloc(sizeof(Datum) * n);
 	for (int32 i = 0; i < n; i++)
 		d[i] = gr_scaled_numeric((int64) vals[i], scale);

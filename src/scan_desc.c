@@ -14,7 +14,7 @@
 #include "tuple_decode.h"
 
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 4
+#define GR_SCAN_DESC_VERSION 5
 
 /* Writing: append one field. */
 static void
@@ -51,6 +51,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, d->aggs[a].kexpr);
 		put_int(&l, d->aggs[a].partial_form);
 		put_int(&l, d->aggs[a].dec_scale);
+		put_int(&l, d->aggs[a].row_scale);
 	}
 	put_int(&l, d->ngroupkeys);
 	for (int k = 0; k < d->ngroupkeys; k++)
@@ -209,6 +210,25 @@ get_prog(DescReader *r, int ncols)
 	return prog;
 }
 
+
+/*
+ * An aggregate whose argument's display scale varies by row reads each
+ * row's scale from the output after the argument's: both there, a numeric
+ * and an int4.
+ */
+static void
+check_row_scales(const GrScanDesc *d, const GrExprProg *prog, const int *argouts)
+{
+	for (int a = 0; a < d->naggs; a++)
+	{
+		int			o = argouts[a];
+
+		if (d->aggs[a].row_scale && o >= 0 &&
+			(o + 1 >= prog->nouts || prog->out_kind[o] != GR_XO_DEC ||
+			 prog->out_kind[o + 1] != GR_XO_INT || prog->out_w[o + 1] != 4))
+			malformed("row scale output");
+	}
+}
 /* The next field, a List of two Lists: a program's expressions. */
 static List *
 get_exprs(DescReader *r)
@@ -252,6 +272,9 @@ gr_scan_desc_from_list(List *l)
 		ag->kexpr = get_int(&r, -1, PG_INT32_MAX, "aggregate k");
 		ag->partial_form = get_int(&r, GR_PARTIAL_STATE, GR_PARTIAL_LAST, "partial form");
 		ag->dec_scale = get_int(&r, -1, 38, "numeric scale");
+		ag->row_scale = get_int(&r, 0, 1, "row scale") != 0;
+		if (ag->row_scale && (ag->dec_scale < 0 || (ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)))
+			malformed("row scale");
 		if (ag->kind == GR_SCAN_AGG && (ag->op == 0 || ag->type == 0))
 			malformed("aggregate");
 	}
@@ -309,6 +332,7 @@ gr_scan_desc_from_list(List *l)
 			st->binds = get_ints(&r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
 			st->argouts = get_ints(&r, d->naggs, -1, st->prog->nouts - 1, "program output");
 			st->keyouts = get_ints(&r, d->ngroupkeys, -1, st->prog->nouts - 1, "key output");
+			check_row_scales(d, st->prog, st->argouts);
 			x = get_exprs(&r);
 			st->xquals = linitial(x);
 			st->xouts = lsecond(x);
@@ -366,6 +390,7 @@ gr_scan_desc_from_list(List *l)
 		d->jbinds = get_ints(&r, d->jprog->nconsts, -1, PG_INT32_MAX, "program constant");
 		d->jargouts = get_ints(&r, d->naggs, -1, d->jprog->nouts - 1, "program output");
 		d->jkeyouts = get_ints(&r, d->ngroupkeys, -1, d->jprog->nouts - 1, "key output");
+		check_row_scales(d, d->jprog, d->jargouts);
 		x = get_exprs(&r);
 		d->jxquals = linitial(x);
 		d->jxouts = lsecond(x);

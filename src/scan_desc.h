@@ -60,6 +60,11 @@ typedef struct GrScanAgg
 	int			dec_scale;		/* an argument the expression program computes as
 								 * numeric: its scale (values are int64s times
 								 * 10^dec_scale); else -1 */
+	bool		row_scale;		/* such an argument whose display scale varies by
+								 * row (a CASE or COALESCE of several scales;
+								 * a sum or average): dec_scale is the
+								 * largest, and the output after the
+								 * argument's is each row's own scale */
 } GrScanAgg;
 
 /* One WHERE comparison of a column with a constant (tuple_decode.h's GrQual). */

@@ -95,6 +95,26 @@ add_values(GrState *st, GrOp op, const uint64 *vals, int n)
 }
 
 /*
+ * The largest display scale of the rows of column c whose value is not
+ * NULL (idx, n: as add_rows takes them), where the column's numerics vary
+ * in scale by row: each row's own is in column c + 1 (GrScanAgg.row_scale).
+ */
+static int
+row_scale(const GrRowBlock *rows, int c, const uint16 *idx, int n)
+{
+	int			shown = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		int			r = idx == NULL ? i : idx[i];
+
+		if (!rows->nulls[c][r])
+			shown = Max(shown, (int) rows->vals[c + 1][r]);
+	}
+	return shown;
+}
+
+/*
  * Fold rows of a block into a group's values: each aggregate takes the
  * non-NULL values of its argument's column (argcols: the block's column
  * per aggregate, -1 for count(*)).  The rows are idx[0..n-1], or all of
@@ -136,9 +156,10 @@ add_rows(GrSink *s, GrAggValue *vals, const GrRowBlock *rows, const int *argcols
 		{
 			/* a computed numeric: int64s times 10^dec_scale */
 			GrState    *st = value_state(s, &vals[a], a);
+			int			shown = ag->row_scale ? row_scale(rows, c, idx, n) : ag->dec_scale;
 
 			gr_numeric_fold_scaled(st, gr_state_accum(st)->fold_datum, packed, m,
-								   ag->dec_scale);
+								   ag->dec_scale, shown);
 		}
 		else if (m > 0)
 			add_values(value_state(s, &vals[a], a), ag->op, packed, m);
@@ -223,11 +244,13 @@ gr_sink_add_datum(GrSink *s, int group, int agg, Datum value)
 
 /*
  * Add one computed numeric given as an int128 times 10^scale (one past the
- * 64 bits of a computed column): a sum's or average's state takes it as it
- * is, any other kind as a numeric; a count(expression) counts it.
+ * 64 bits of a computed column), whose display scale is shown (at most
+ * scale; v a multiple of 10^(scale - shown)): a sum's or average's state
+ * takes it as it is, any other kind as a numeric; a count(expression)
+ * counts it.
  */
 void
-gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale)
+gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale, int shown)
 {
 	GrState    *st;
 	GrDatumFold fold;
@@ -239,6 +262,8 @@ gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale)
 	}
 	st = value_state(s, &gr_sink_group(s, group)[agg], agg);
 	fold = gr_state_accum(st)->fold_datum;
+	for (; scale > shown; scale--)
+		v /= 10;
 	if (fold == gr_num_sum_fold)
 		gr_numeric_add_scaled_sum(st, fold, v, 1, scale);
 	else

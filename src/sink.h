@@ -75,7 +75,7 @@ extern void gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op,
 							const struct GrCudaResult *r, int64 n, int64 *topk);
 extern void gr_sink_add_count(GrSink *s, int group, int agg, int64 n);
 extern void gr_sink_add_datum(GrSink *s, int group, int agg, Datum value);
-extern void gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale);
+extern void gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale, int shown);
 extern Datum gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull);
 extern void gr_sink_reset(GrSink *s);
 

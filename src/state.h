@@ -327,7 +327,7 @@ typedef struct GrNumericSlow
 typedef void (*GrDatumFold) (GrPartial *p, MemoryContext mcxt, Datum value);
 extern void gr_numeric_fold(GrState *st, GrDatumFold fold, const Datum *values, int32 n);
 extern void gr_numeric_fold_scaled(GrState *st, GrDatumFold fold, const uint64 *vals, int32 n,
-								   int scale);
+								   int scale, int shown);
 extern Datum gr_scaled_numeric(int128 v, int scale);
 extern void gr_numeric_head(const struct varlena *v, GrNumHead *r);
 extern void gr_numeric_add_scaled_sum(GrState *st, GrDatumFold fold, int128 sum, int64 count,
