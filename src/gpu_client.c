@@ -377,7 +377,11 @@ const char *
 gr_gpu_pages_unavailable(void)
 {
 	if (gr_shared == NULL)
+#ifdef GR_WITH_CUDA
 		return "the GPU service is not running";
+#else
+		return "gpu_reduce was built without CUDA";
+#endif
 	if (pg_atomic_read_u32(&gr_shared->ready) != GR_SERVICE_READY)
 		return "the GPU service has no GPU";
 	if (pg_atomic_read_u32(&gr_shared->pool_state) != GR_POOL_REGISTERED)
