@@ -1001,7 +1001,9 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		return rc;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;
-	if (job->njoins > 0 && (rc = gr_join_bind(c, job)) != GR_CUDA_OK)
+	/* a collect job reads the scan's groups only: the images may be gone by then */
+	if (job->njoins > 0 && !(job->flags & GR_PAGE_JOB_COLLECT) &&
+		(rc = gr_join_bind(c, job)) != GR_CUDA_OK)
 		return rc;
 	if (c->pool_host != pool)
 	{
