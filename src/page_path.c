@@ -1098,13 +1098,13 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 
 /*
  * A free slot for a join's upload or release job: the scan's jobs are not
- * in flight yet, so one frees soon unless other sessions hold them all;
- * -1 after a second without one.
+ * in flight, so one frees soon unless other sessions hold them all; -1
+ * after 'ms' milliseconds without one.
  */
 static int
-image_slot(void)
+image_slot(int ms)
 {
-	for (int tries = 0; tries < 1000; tries++)
+	for (int tries = 0; tries < ms; tries++)
 	{
 		int			slot = gr_gpu_take_job_slot();
 
@@ -1139,8 +1139,8 @@ image_job(int slot, int device, const char **why)
 /*
  * A join's images on the GPUs, owned by the process that named them: freed
  * by gr_page_path_release_images, or, where the query's memory went first
- * (an ERROR), listed here and freed by this process's next upload or
- * release.
+ * (an ERROR) or no slot was free to free them, listed here and freed by
+ * this process's next upload or release.
  */
 struct GrPageImages
 {
@@ -1183,11 +1183,11 @@ gr_page_path_images_key(const GrPageImages *im)
 	return im->key;
 }
 
-/* Free one key's images on every GPU. */
-static void
+/* Free one key's images on every GPU; false where no slot was free for it. */
+static bool
 release_key(uint64 key)
 {
-	int			slot = image_slot();
+	int			slot = image_slot(10);
 	const char *why;
 
 	for (int e = 0; slot >= 0 && e < gr_shared->ndevices; e++)
@@ -1202,14 +1202,15 @@ release_key(uint64 key)
 	}
 	if (slot >= 0)
 		gr_gpu_end_job_slot(slot, false);
+	return slot >= 0;
 }
 
-/* Free the images of queries that ended in an ERROR. */
+/* Free the images of queries that ended in an ERROR (or found no slot to free them). */
 static void
 release_stale(void)
 {
-	while (nstale > 0 && gr_gpu_pages_unavailable() == NULL)
-		release_key(stale_keys[--nstale]);
+	while (nstale > 0 && gr_gpu_pages_unavailable() == NULL && release_key(stale_keys[nstale - 1]))
+		nstale--;
 }
 
 /* Free owned images on every GPU (as gr_page_path_upload_images put them there). */
@@ -1219,8 +1220,8 @@ gr_page_path_release_images(GrPageImages *im)
 	release_stale();
 	if (im == NULL || im->key == 0)
 		return;
-	if (gr_gpu_pages_unavailable() == NULL)
-		release_key(im->key);
+	if (gr_gpu_pages_unavailable() == NULL && !release_key(im->key) && nstale < GR_STALE_KEYS)
+		stale_keys[nstale++] = im->key;
 	im->key = 0;
 }
 
@@ -1238,7 +1239,7 @@ gr_page_path_upload_images(uint64 key, const void *const *images, const Size *by
 	bool		ok;
 
 	release_stale();
-	slot = image_slot();
+	slot = image_slot(1000);
 	ok = slot >= 0;
 	*why = ok ? NULL : "no GPU slot was free for the hashed relations";
 	for (int e = 0; ok && e < gr_shared->ndevices; e++)
