@@ -15,8 +15,11 @@
 #
 # Environment: GPU_REDUCE_MIRROR (default: read from /etc/apt/sources.list.d/*.sources
 # or /etc/apt/sources.list), GPU_REDUCE_PASSES and GPU_REDUCE_TESTS (passed on),
-# GPU_REDUCE_KEEP_TMP=1 keeps the chroot (unmounted).
-# Ends with the line 'SUITE (PostgreSQL N): N passed, N failed'; exits non-zero on failure.
+# GPU_REDUCE_KEEP_TMP=1 keeps the chroot (unmounted), GPU_REDUCE_CHROOT_RUN
+# runs that shell command in the tree's copy instead of the suite (with the
+# same PG_CONFIG and WITH_CUDA=no, e.g. a benchmark: bench/pg/eager.sh).
+# Ends with the line 'SUITE (PostgreSQL N): N passed, N failed' (for a command:
+# 'SUITE: <command> exited RC'); exits non-zero on failure.
 set -euo pipefail
 
 SUITE=${1:-}
@@ -157,6 +160,14 @@ if [ -n "${PIN_MAJOR:-}" ]; then
 fi
 
 rc=0
+if [ -n "${GPU_REDUCE_CHROOT_RUN:-}" ]; then
+	chroot "$CR" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 GPU_REDUCE_MAKEFLAGS=WITH_CUDA=no "${PIN_ENV[@]}" \
+		bash -c "cd /src/gpu_reduce && $GPU_REDUCE_CHROOT_RUN" </dev/null 2>&1 | tee "$WORK/run.log" || rc=$?
+	cr_log "done in $(($(date +%s) - start)) s"
+	echo "$SUITE: $GPU_REDUCE_CHROOT_RUN exited $rc"
+	exit "$rc"
+fi
 chroot "$CR" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	HOME=/root LANG=C.UTF-8 CI="${CI:-}" GPU_REDUCE_MAKEFLAGS=WITH_CUDA=no "${PIN_ENV[@]}" \
 	GPU_REDUCE_PASSES="${GPU_REDUCE_PASSES:-all}" GPU_REDUCE_TESTS="${GPU_REDUCE_TESTS:-}" \
