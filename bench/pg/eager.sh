@@ -34,9 +34,10 @@
 set -euo pipefail
 PGB_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PGB_DIR=$PGB_ROOT/bench/pg
-server=harness
+PGB_NAME=eager
+PGB_SERVER=harness
 if [ "${1:-}" = --server ]; then
-	server=$2
+	PGB_SERVER=$2
 	shift 2
 fi
 rows=${1:-2000000}
@@ -45,21 +46,10 @@ workers=${EAGER_WORKERS:-0 8}
 PGB_OUT=${OUT:-$(mktemp -d /tmp/gpu_reduce_eager.XXXXXX)}
 PGB_ARGS=()
 mkdir -p "$PGB_OUT"
-pgb_log() { printf '[eager] %s\n' "$*" >&2; }
-pgb_die() { printf '[eager] ERROR: %s\n' "$*" >&2; exit 1; }
-case $server in
-harness) source "$PGB_DIR/server_harness.sh" ;;
-gpuhost) source "$PGB_DIR/server_gpuhost.sh" ;;
-*) pgb_die "unknown server '$server' (harness or gpuhost)" ;;
-esac
-
-pgb_server_start -c shared_preload_libraries=gpu_reduce -c max_worker_processes=32 \
-	-c max_parallel_workers=16 -c shared_buffers=${EAGER_SHARED_BUFFERS:-4GB} -c work_mem=256MB
-pgb_psql -qc "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS gpu_reduce" >/dev/null
-pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 || true
 # shellcheck source=bench/pg/star_tables.sh
 source "$PGB_DIR/star_tables.sh"
-pgb_star_tables "$rows"
+
+pgb_star_start "${EAGER_SHARED_BUFFERS:-4GB}" "$rows"
 loaded=$(pgb_psql -Atc "SELECT count(*) FROM pg_class WHERE relname = 'tp_lineitem' AND reltuples = $rows" 2>/dev/null || echo 0)
 if [ "$loaded" != 1 ]; then
 	pgb_log "loading $rows lineitem rows"
@@ -95,12 +85,7 @@ has_eager=$(pgb_psql -Atc "SELECT count(*) FROM pg_settings WHERE name = 'enable
 major=$(pgb_psql -Atc "SELECT current_setting('server_version_num')::int / 10000")
 
 # name | query: joins.sh's five, three more stars, five TPC-H-like grouped joins
-queries=$(cat <<'Q'
-star1   | SELECT s_region, sum(f_qty), sum(f_amount), count(*) FROM jb_fact JOIN jb_store ON s_id = f_store GROUP BY 1
-star2   | SELECT it_class, sum(f_amount), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item WHERE it_price < 100 GROUP BY 1
-star3   | SELECT c_segment, r_name, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region WHERE f_day >= date '2022-01-01' GROUP BY 1, 2
-span    | SELECT s_region, sum(f_qty * it_price), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item JOIN jb_store ON s_id = f_store GROUP BY 1
-q3like  | SELECT f_customer, c_since, sum(f_amount * (1 - f_qty * 0.01)) AS rev FROM jb_fact JOIN jb_customer ON c_id = f_customer WHERE c_segment = 1 AND f_day < date '2021-06-01' GROUP BY 1, 2 ORDER BY rev DESC, f_customer LIMIT 10
+queries=$(pgb_star_queries; cat <<'Q'
 custseg | SELECT c_segment, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer GROUP BY 1
 itemcls | SELECT it_class, sum(f_qty), avg(f_amount) FROM jb_fact JOIN jb_item ON it_id = f_item GROUP BY 1
 regname | SELECT r_name, sum(f_amount), max(f_day) FROM jb_fact JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region GROUP BY 1
@@ -112,13 +97,6 @@ suppnat | SELECT s_nationkey, sum(l_quantity), avg(l_discount), count(*) FROM tp
 Q
 )
 
-# milliseconds of one run in a fresh session; $1 = postgres options, $2 = query
-run_ms() {
-	PGOPTIONS="$1" pgb_psql -X -q -c '\timing on' -c '\o /dev/null' -c "$2" |
-		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-answer() { PGOPTIONS="$1" pgb_psql -X -At -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM ($2) t"; }
 plan() { PGOPTIONS="$1" pgb_psql -X -At -c "EXPLAIN (COSTS OFF) $2"; }
 # yes where the plan has a Partial Aggregate below a join (a join line before it)
 below_join() { awk '/Join/ { j = 1 } /Partial .*Aggregate/ && j { e = 1 } END { print e ? "yes" : "no" }'; }
@@ -144,19 +122,19 @@ while IFS='|' read -r name query; do
 		plan "$opts $on" "$query" | grep -q GpuReduce && node=yes
 		plan "$opts $off" "$query" | grep -q GpuReduce && node_off=yes
 		[ "$has_eager" != 1 ] || eager=$(plan "$opts $on -c gpu_reduce.bulk_scan=off" "$query" | below_join)
-		a=$(answer "$opts $on" "$query")
-		b=$(answer "$opts $on -c gpu_reduce.bulk_scan=off" "$query")
-		c=$(answer "$opts $off -c gpu_reduce.bulk_scan=off" "$query")
+		a=$(pgb_answer "$opts $on" "$query")
+		b=$(pgb_answer "$opts $on -c gpu_reduce.bulk_scan=off" "$query")
+		c=$(pgb_answer "$opts $off -c gpu_reduce.bulk_scan=off" "$query")
 		[ "$a" = "$b" ] && [ "$a" = "$c" ] || pgb_die "answers differ: $name with $w workers"
 		: >"$PGB_OUT/e" && : >"$PGB_OUT/n" && : >"$PGB_OUT/d"
 		for _ in $(seq 1 "$runs"); do
-			run_ms "$opts $on -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/e"
-			run_ms "$opts $off -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/n"
-			run_ms "$opts $on" "$query" >>"$PGB_OUT/d"
+			pgb_run_ms "$opts $on -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/e"
+			pgb_run_ms "$opts $off -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/n"
+			pgb_run_ms "$opts $on" "$query" >>"$PGB_OUT/d"
 		done
-		e=$(median <"$PGB_OUT/e")
-		n=$(median <"$PGB_OUT/n")
-		d=$(median <"$PGB_OUT/d")
+		e=$(pgb_median <"$PGB_OUT/e")
+		n=$(pgb_median <"$PGB_OUT/n")
+		d=$(pgb_median <"$PGB_OUT/d")
 		printf '%-8s %-7s %-4s %-8s %-5s %12.1f %12.1f %12.1f %8.2f %8.2f\n' "$name" "$w" "$node" \
 			"$node_off" "$eager" "$e" "$n" "$d" "$(awk -v x="$e" -v d="$d" 'BEGIN { print x / d }')" \
 			"$(awk -v x="$n" -v d="$d" 'BEGIN { print x / d }')" | tee -a "$PGB_OUT/eager.txt"

@@ -23,9 +23,10 @@
 set -euo pipefail
 PGB_ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PGB_DIR=$PGB_ROOT/bench/pg
-server=harness
+PGB_NAME=joins
+PGB_SERVER=harness
 if [ "${1:-}" = --server ]; then
-	server=$2
+	PGB_SERVER=$2
 	shift 2
 fi
 rows=${1:-10000000}
@@ -34,39 +35,13 @@ workers=${JOINS_WORKERS:-0 8}
 PGB_OUT=${OUT:-$(mktemp -d /tmp/gpu_reduce_joins.XXXXXX)}
 PGB_ARGS=()
 mkdir -p "$PGB_OUT"
-pgb_log() { printf '[joins] %s\n' "$*" >&2; }
-pgb_die() { printf '[joins] ERROR: %s\n' "$*" >&2; exit 1; }
-case $server in
-harness) source "$PGB_DIR/server_harness.sh" ;;
-gpuhost) source "$PGB_DIR/server_gpuhost.sh" ;;
-*) pgb_die "unknown server '$server' (harness or gpuhost)" ;;
-esac
-
-pgb_server_start -c shared_preload_libraries=gpu_reduce -c max_worker_processes=32 \
-	-c max_parallel_workers=16 -c shared_buffers=${JOINS_SHARED_BUFFERS:-4GB} -c work_mem=256MB
-pgb_psql -qc "SET client_min_messages = warning; CREATE EXTENSION IF NOT EXISTS gpu_reduce" >/dev/null
-pgb_psql -qc "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null 2>&1 || true
 # shellcheck source=bench/pg/star_tables.sh
 source "$PGB_DIR/star_tables.sh"
-pgb_star_tables "$rows"
+
+pgb_star_start "${JOINS_SHARED_BUFFERS:-4GB}" "$rows"
 pgb_psql -qAt -c "SELECT sum(pg_prewarm(c)) FROM unnest(ARRAY['jb_fact', 'jb_customer', 'jb_item', 'jb_store', 'jb_region']::regclass[]) c" >/dev/null 2>&1 || true
 
-# name | query
-queries=$(cat <<'Q'
-star1   | SELECT s_region, sum(f_qty), sum(f_amount), count(*) FROM jb_fact JOIN jb_store ON s_id = f_store GROUP BY 1
-star2   | SELECT it_class, sum(f_amount), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item WHERE it_price < 100 GROUP BY 1
-star3   | SELECT c_segment, r_name, sum(f_amount), count(*) FROM jb_fact JOIN jb_customer ON c_id = f_customer JOIN jb_store ON s_id = f_store JOIN jb_region ON r_id = s_region WHERE f_day >= date '2022-01-01' GROUP BY 1, 2
-span    | SELECT s_region, sum(f_qty * it_price), count(*) FROM jb_fact JOIN jb_item ON it_id = f_item JOIN jb_store ON s_id = f_store GROUP BY 1
-q3like  | SELECT f_customer, c_since, sum(f_amount * (1 - f_qty * 0.01)) AS rev FROM jb_fact JOIN jb_customer ON c_id = f_customer WHERE c_segment = 1 AND f_day < date '2021-06-01' GROUP BY 1, 2 ORDER BY rev DESC, f_customer LIMIT 10
-Q
-)
-
-# milliseconds of one run in a fresh session; $1 = postgres options, $2 = query
-run_ms() {
-	PGOPTIONS="$1" pgb_psql -X -q -c '\timing on' -c '\o /dev/null' -c "$2" |
-		sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p'
-}
-median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+queries=$(pgb_star_queries)
 
 printf '%-7s %-7s %-5s %12s %12s %8s  %s\n' query workers node native_ms node_ms ratio page_path |
 	tee "$PGB_OUT/joins.txt"
@@ -77,17 +52,16 @@ while IFS='|' read -r name query; do
 		opts="-c max_parallel_workers_per_gather=$w"
 		node=no
 		PGOPTIONS="$opts" pgb_psql -X -At -c "EXPLAIN $query" | grep -q GpuReduce && node=yes
-		a=$(PGOPTIONS="$opts" pgb_psql -X -At -c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM ($query) t")
-		b=$(PGOPTIONS="$opts -c gpu_reduce.bulk_scan=off" pgb_psql -X -At \
-			-c "SELECT md5(string_agg(t::text, ',' ORDER BY t::text)) FROM ($query) t")
+		a=$(pgb_answer "$opts" "$query")
+		b=$(pgb_answer "$opts -c gpu_reduce.bulk_scan=off" "$query")
 		[ "$a" = "$b" ] || pgb_die "answers differ: $name with $w workers"
 		: >"$PGB_OUT/n" && : >"$PGB_OUT/d"
 		for _ in $(seq 1 "$runs"); do
-			run_ms "$opts -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/n"
-			run_ms "$opts" "$query" >>"$PGB_OUT/d"
+			pgb_run_ms "$opts -c gpu_reduce.bulk_scan=off" "$query" >>"$PGB_OUT/n"
+			pgb_run_ms "$opts" "$query" >>"$PGB_OUT/d"
 		done
-		n=$(median <"$PGB_OUT/n")
-		d=$(median <"$PGB_OUT/d")
+		n=$(pgb_median <"$PGB_OUT/n")
+		d=$(pgb_median <"$PGB_OUT/d")
 		# how the node's table was decoded and probed: gpu, cpu, or why not the page path
 		path=$(PGOPTIONS="$opts" pgb_psql -X -At -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF) $query" |
 			sed -n 's/^ *Page Path: //p' | head -1)
