@@ -978,7 +978,7 @@ gr_join_bind(GrCudaContext *c, GrPageJob *job)
 extern "C" int
 gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 {
-	int			rc = gr_check_job(c, job);
+	int			rc;
 	cudaError_t err;
 	uint32_t   *gslots = NULL;
 	uint64_t   *gents = NULL;
@@ -987,6 +987,7 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	uint32_t	hmask = 0;
 	int			ncache = 0;
 
+	/* an upload or release brings no pages: none of a page job's checks */
 	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE))
 	{
 		if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
@@ -997,7 +998,7 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		memset(job->counts, 0, sizeof(job->counts));
 		return GR_CUDA_OK;
 	}
-	if (rc != GR_CUDA_OK)
+	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
 		return rc;
 	if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 		return rc;

@@ -1088,6 +1088,17 @@ first_match(const BulkJoin *bj, const uint64 *tv, const bool *tn)
 	return gr_join_hash_first(bj->hash, key);
 }
 
+/* A left join's row with no match: the relation's values NULL. */
+static void
+no_match(const BulkJoin *bj, uint64 *tv, bool *tn)
+{
+	for (int v = 0; v < bj->desc->nvals; v++)
+	{
+		tv[bj->valpos + v] = 0;
+		tn[bj->valpos + v] = true;
+	}
+}
+
 /*
  * Keep a row that passed the WHERE clauses (its decoded and computed
  * columns tv, tn): joined to the matches of each hashed relation from
@@ -1124,11 +1135,7 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		/* a left join's row with no match goes on once, the relation's values NULL */
 		if (first < 0 && bj->desc->jointype == JOIN_LEFT)
 		{
-			for (int v = 0; v < h->nvals; v++)
-			{
-				tv[bj->valpos + v] = 0;
-				tn[bj->valpos + v] = true;
-			}
+			no_match(bj, tv, tn);
 			keep_row(bs, t, kr, tv, tn, level + 1);
 			return;
 		}
@@ -1433,11 +1440,7 @@ join_first_row(BulkScanState *bs, uint64 *tv, bool *tn)
 		if (e < 0 && type != JOIN_LEFT)
 			return false;
 		if (e < 0)
-			for (int v = 0; v < bj->desc->nvals; v++)
-			{
-				tv[bj->valpos + v] = 0;
-				tn[bj->valpos + v] = true;
-			}
+			no_match(bj, tv, tn);
 		else
 			gr_join_hash_values(bj->hash, e, tv + bj->valpos, tn + bj->valpos);
 	}

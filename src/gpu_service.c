@@ -197,6 +197,18 @@ poison_scan_table(int i)
 		gr_cuda_scan_table_poison(job->scan_id, gr_slot(i)->device);
 }
 
+/* Drop what processes that have gone own: owners lists them, drop frees a pid's. */
+static void
+drop_gone(int (*owners) (uint32_t *pids, int max), void (*drop) (uint32_t pid, uint64_t keep))
+{
+	uint32		pids[64];
+	int			n = owners(pids, lengthof(pids));
+
+	for (int j = 0; j < n; j++)
+		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
+			drop(pids[j], 0);
+}
+
 /*
  * Free the scans' group tables and the joins' images whose processes have
  * gone (a scan that ended in an ERROR, then its session): looked at once a
@@ -206,21 +218,13 @@ static void
 drop_orphan_tables(void)
 {
 	static TimestampTz last = 0;
-	uint32		pids[64];
-	int			n;
 	TimestampTz now = GetCurrentTimestamp();
 
 	if (!TimestampDifferenceExceeds(last, now, 1000))
 		return;
 	last = now;
-	n = gr_cuda_scan_tables_owners(pids, lengthof(pids));
-	for (int j = 0; j < n; j++)
-		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
-			gr_cuda_scan_tables_drop(pids[j], 0);
-	n = gr_cuda_join_images_owners(pids, lengthof(pids));
-	for (int j = 0; j < n; j++)
-		if (kill((pid_t) pids[j], 0) != 0 && errno == ESRCH)
-			gr_cuda_join_images_drop(pids[j], 0);
+	drop_gone(gr_cuda_scan_tables_owners, gr_cuda_scan_tables_drop);
+	drop_gone(gr_cuda_join_images_owners, gr_cuda_join_images_drop);
 }
 
 /* Start one submitted slot on an idle stream. */

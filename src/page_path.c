@@ -141,6 +141,13 @@ layout_results(GrPageJob *job, const GrPageOutSpec *outs, int nouts, Size off)
 	return off;
 }
 
+/* A job's columns: decoded, the program's outputs, and a join's values and joined-row outputs. */
+static int
+job_ncols(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec *join)
+{
+	return join != NULL ? join->ncols : d->ncols + (prog != NULL ? prog->nouts : 0);
+}
+
 /*
  * Rows a job of 'pages' pages lists as handed back: a program's and a
  * grouping job's, GR_PAGE_MAX_FALLBACK; a job that folds into its scan's
@@ -324,7 +331,7 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 	Size		all;
 	int			pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
 	bool		grouped = grp != NULL && grp->nkeys > 0;
-	int			ncols = join != NULL ? join->ncols : d->ncols + (prog != NULL ? prog->nouts : 0);
+	int			ncols = job_ncols(d, prog, join);
 	int			grouping = 0;
 	int			ew = 0;
 
@@ -551,7 +558,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	GrPageJob  *job;
 	Size		bytes_in;
 	int			grouping = 0;
-	int			ncols = join != NULL ? join->ncols : d->ncols + (prog != NULL ? prog->nouts : 0);
+	int			ncols = job_ncols(d, prog, join);
 
 	pp->mode = mode;
 	pp->grouped = grp != NULL && grp->nkeys > 0;
