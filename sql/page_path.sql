@@ -143,7 +143,10 @@ UPDATE pp_time SET d = 'infinity', ts = '-infinity' WHERE id = 77;
 VACUUM ANALYZE pp_time;
 SELECT * FROM page_check('SELECT gpu_min(d), gpu_max(d), gpu_min(ts), gpu_topk(ts, 3), gpu_top2(d), count(*) FROM pp_time');
 SELECT * FROM page_check('SELECT gpu_max(ts), count(*) FROM pp_time WHERE ts > ''2020-01-05 00:00+00''');
-SELECT * FROM page_explain('SELECT gpu_sum(n), gpu_max(d) FROM pp_time');
+-- (the all-visible count is masked: a concurrent autoanalyze's snapshot may
+-- keep VACUUM from marking the pages, which this query does not depend on)
+SELECT regexp_replace(line, 'All-Visible Pages: [0-9]+', 'All-Visible Pages: N') AS page_explain
+FROM page_explain('SELECT gpu_sum(n), gpu_max(d) FROM pp_time') AS line;
 DROP TABLE pp_time;
 
 -- the page path's pins (held in the buffers' headers alone, held_pins.c) are
