@@ -162,6 +162,10 @@ typedef struct GrPageFallback
 #define GR_PAGE_JOIN_LEFT		1	/* and none: goes on, the values NULL */
 #define GR_PAGE_JOIN_SEMI		2	/* goes on where one matches */
 #define GR_PAGE_JOIN_ANTI		3	/* goes on where none does */
+#define GR_PAGE_JOIN_MARK		4	/* marks every row it matches (a byte of marks
+									 * each, set to 1) and goes no further: a
+									 * marked join (the host's run of a job
+									 * only, whose marks are in its memory) */
 
 /*
  * One hashed relation a job's rows are probed against, in order, after the
@@ -181,6 +185,7 @@ typedef struct GrPageJoin
 	int16_t		keycol[GR_PAGE_JOIN_KEYS];
 	uint8_t		keywidth[GR_PAGE_JOIN_KEYS];	/* the row's column's width */
 	uint32_t	varmask;		/* values that are varlenas (bit i: value i) */
+	uint64_t	marks;			/* GR_PAGE_JOIN_MARK: the marks' address */
 } GrPageJoin;
 
 /* One reduction of a job: an output aggregate over one of the columns. */
@@ -325,6 +330,17 @@ gr_page_join_row(const GrPageJob *job, const GrExprProg *jprog, uint64_t *vals, 
 		}
 		if (e >= 0)
 			e = gr_join_image_first(base, key);
+		if (pj->type == GR_PAGE_JOIN_MARK)
+		{
+			uint8_t    *marks = (uint8_t *) (uintptr_t) pj->marks;
+
+			if (e >= 0)
+				*went |= UINT32_C(1) << j;
+			for (; e >= 0; e = gr_join_image_next(base, e))
+				if (marks[e] == 0)
+					marks[e] = 1;
+			return GR_EXPR_REJECT;
+		}
 		if (pj->type == GR_PAGE_JOIN_SEMI || pj->type == GR_PAGE_JOIN_ANTI)
 		{
 			if ((e >= 0) != (pj->type == GR_PAGE_JOIN_SEMI))

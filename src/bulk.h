@@ -117,6 +117,8 @@ typedef struct GrPageJoinRel
 	int			nvals;
 	uint32		varmask;		/* values that are varlenas */
 	const void *image;			/* join_image.h, in this process's memory */
+	uint8	   *marks;			/* GR_PAGE_JOIN_MARK: a byte per row, set to 1
+								 * where a row matches it (cpu mode only) */
 } GrPageJoinRel;
 
 /*

@@ -1281,6 +1281,7 @@ join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
 		foreach(lk, jr->vals)
 			sj->vallen[foreach_current_index(lk)] = get_typlen(exprType(lfirst(lk)));
 		sj->jointype = jr->jointype;
+		sj->marked = jr->marked == JOIN_INNER ? 0 : jr->marked;
 		sj->name = jr->name;
 	}
 }
@@ -1440,6 +1441,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	bool		partial = workers > 0 || q->keys != NIL;
 	double		pages = 0;
 	double		cpu = 0;
+	double		joined = 0;		/* a join's joined rows grouped */
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
 		gr_gpu_pages_unavailable() == NULL && q->join == NULL;
 	ListCell   *lc;
@@ -1456,15 +1458,20 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		else
 			cpu += cpu_tuple_cost * t->tuples *
 				(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
-				cpu_operator_cost * (q->join != NULL ? q->joined_rows : t->tuples) *
-				list_length(q->keys);
+				(q->join != NULL ? 0 : cpu_operator_cost * t->tuples * list_length(q->keys));
 	}
 	if (q->join != NULL)
 	{
-		/* the probes of the hashed relations a row reaches, and the joined rows (on the CPU) */
+		/*
+		 * the probes of the hashed relations a row reaches (a marked join's
+		 * probe marks the rows it matches), and the joined rows (on the CPU)
+		 */
 		cpu += cpu_operator_cost * root->simple_rel_array[q->join->probe]->rows *
-			q->join->probe_ops;
-		cpu += cpu_tuple_cost * GR_BULK_ROW_COST * q->joined_rows;
+			(q->join->probe_ops + (q->join->marked != JOIN_INNER ? 1 : 0));
+		joined = q->joined_rows * (cpu_tuple_cost * GR_BULK_ROW_COST +
+								   cpu_operator_cost * list_length(q->keys));
+		if (q->join->marked == JOIN_INNER)
+			cpu += joined;
 	}
 	if (workers > 0)
 	{
@@ -1473,6 +1480,16 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		if (parallel_leader_participation && workers < 4)
 			divisor += 1.0 - 0.3 * workers;
 		cpu /= divisor;
+	}
+	if (q->join != NULL && q->join->marked != JOIN_INNER)
+	{
+		/*
+		 * and after the scan one process walks its rows, and probes the
+		 * relations after it with those it emits
+		 */
+		double		walked = ((GrJoinRel *) linitial(q->join->rels))->path->rows;
+
+		cpu += cpu_operator_cost * walked * (1 + q->join->emit_ops) + joined;
 	}
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;

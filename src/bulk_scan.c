@@ -44,6 +44,7 @@
 #include "optimizer/optimizer.h"
 #include "port/atomics.h"
 #include "storage/bufmgr.h"
+#include "storage/barrier.h"
 #include "storage/bufpage.h"
 #include "storage/condition_variable.h"
 #include "utils/datum.h"
@@ -123,6 +124,9 @@ typedef struct BulkJoin
 	Size		hash_bytes;
 	double		build_ms;
 	uint64		matches;
+	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
+	uint8	   *marks;
+	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
 } BulkJoin;
 
 /* Counters of one scan, for EXPLAIN ANALYZE; summed over participants. */
@@ -177,6 +181,14 @@ typedef struct BulkShared
 	pg_atomic_uint32 join_state;
 	ConditionVariable join_cv;	/* signalled when JOIN_BUILT */
 	dsa_pointer images[GR_JOIN_MAX_RELS];
+	/*
+	 * A marked join: its marks (a byte per hashed row, which participants
+	 * only ever set to 1), the participants probing (attached in phase 0;
+	 * the last to leave emits the marked rows, once), and the rows marked
+	 */
+	dsa_pointer marks;
+	Barrier		probing;
+	pg_atomic_uint64 marked_rows;
 	int64		hashed_rows[GR_JOIN_MAX_RELS];	/* for EXPLAIN ANALYZE */
 	Size		hash_bytes[GR_JOIN_MAX_RELS];
 	double		build_ms[GR_JOIN_MAX_RELS];
@@ -576,8 +588,9 @@ upload_images(BulkScanState *bs)
 	const char *why;
 
 	bs->image_key = 0;
+	/* (a marked join's probes mark on the CPU: start_page_path) */
 	if ((GrPagePathMode) gr_page_path != GR_PAGE_PATH_ON || gr_gpu_pages_unavailable() != NULL ||
-		RelationUsesLocalBuffers(bs->tables[0].rel))
+		RelationUsesLocalBuffers(bs->tables[0].rel) || bs->desc->joins[0].marked != 0)
 		return;
 	if (bs->shared == NULL && (bs->images == NULL || gr_page_path_images_key(bs->images) == 0))
 		bs->images = gr_page_path_own_images(bs->css.ss.ps.state->es_query_cxt);
@@ -627,6 +640,8 @@ build_joins(BulkScanState *bs)
 				bj->hash = gr_join_hash_attach(dsa_get_address(bs->area, shared->images[j]),
 											   bj->desc, bs->joincxt);
 				note_build(bj, shared->build_ms[j]);
+				if (bj->desc->marked != 0)
+					bj->marks = dsa_get_address(bs->area, shared->marks);
 			}
 			bs->image_key = shared->on_gpu ? shared->image_key : 0;
 			return;
@@ -645,6 +660,15 @@ build_joins(BulkScanState *bs)
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
 		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
+		if (bj->desc->marked != 0 && bs->area != NULL)
+		{
+			shared->marks = dsa_allocate_extended(bs->area, Max(bj->hashed_rows, 1),
+												  DSA_ALLOC_HUGE | DSA_ALLOC_ZERO);
+			bj->marks = dsa_get_address(bs->area, shared->marks);
+		}
+		else if (bj->desc->marked != 0)
+			bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
 		if (bs->area != NULL)
 		{
 			shared->images[j] = si.dp;
@@ -1122,6 +1146,16 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		const GrJoinHash *h = bj->hash;
 		int64		first = first_match(bj, tv, tn);
 
+		/* a marked join's row marks its matches and goes no further (emit_marked) */
+		if (bj->desc->marked != 0)
+		{
+			if (first >= 0)
+				bj->matches++;
+			for (int64 e = first; e >= 0; e = gr_join_hash_next(h, e))
+				if (bj->marks[e] == 0)
+					bj->marks[e] = 1;
+			return;
+		}
 		/* a semi join's row goes on once where a row matches, an anti join's where none does */
 		if (bj->desc->jointype == JOIN_SEMI || bj->desc->jointype == JOIN_ANTI)
 		{
@@ -1281,6 +1315,46 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			}
 		}
 		keep_row(bs, t, &kr, tv, tn, 0);
+	}
+	flush_kept(bs, t, &kr);
+}
+
+/*
+ * After a marked join's probes (every participant's): its relation's
+ * marked rows (a semi join's) or unmarked ones (an anti join's, a NULL
+ * key's too) go on from the next relation, as joined rows of their values,
+ * the table's columns and program outputs NULL (no aggregate, key or
+ * clause reads them).  A row each, whatever the probes that marked it.
+ */
+static void
+emit_marked(BulkScanState *bs)
+{
+	BulkTable  *t = &bs->tables[0];
+	BulkJoin   *bj = &bs->joins[0];
+	const GrJoinHash *h = bj->hash;
+	bool		semi = bj->desc->marked == JOIN_SEMI;
+	KeptRows	kr;
+	uint64		tv[GR_DECODE_MAX_COLS];
+	bool		tn[GR_DECODE_MAX_COLS];
+
+	kr.n = 0;
+	kr.ncols = t->desc->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals +
+		(bs->jprog != NULL ? bs->jprog->nouts : 0);
+	kr.wide = NULL;
+	kr.fallback = false;
+	kr.evaluated = false;
+	memset(tv, 0, sizeof(tv));
+	memset(tn, true, sizeof(tn));
+	bj->marked_rows = 0;
+	for (int64 e = 0; e < h->nrows; e++)
+	{
+		if ((e & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		bj->marked_rows += bj->marks[e];
+		if ((bj->marks[e] != 0) != semi)
+			continue;
+		gr_join_hash_values(h, e, tv + bj->valpos, tn + bj->valpos);
+		keep_row(bs, t, &kr, tv, tn, 1);
 	}
 	flush_kept(bs, t, &kr);
 }
@@ -1643,7 +1717,8 @@ page_join_spec(BulkScanState *bs, BulkTable *t, GrPageJoinSpec *join)
 		const BulkJoin *bj = &bs->joins[j];
 		GrPageJoinRel *r = &join->rels[j];
 
-		r->type = bj->desc->jointype == JOIN_LEFT ? GR_PAGE_JOIN_LEFT :
+		r->type = bj->desc->marked != 0 ? GR_PAGE_JOIN_MARK :
+			bj->desc->jointype == JOIN_LEFT ? GR_PAGE_JOIN_LEFT :
 			bj->desc->jointype == JOIN_SEMI ? GR_PAGE_JOIN_SEMI :
 			bj->desc->jointype == JOIN_ANTI ? GR_PAGE_JOIN_ANTI : GR_PAGE_JOIN_INNER;
 		r->nkeys = bj->desc->nkeys;
@@ -1656,6 +1731,7 @@ page_join_spec(BulkScanState *bs, BulkTable *t, GrPageJoinSpec *join)
 		r->nvals = bj->desc->nvals;
 		r->varmask = gr_join_varmask(bj->desc);
 		r->image = bj->hash->image;
+		r->marks = bj->marks;
 	}
 }
 
@@ -1745,6 +1821,11 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
+	}
+	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && bs->desc->joins[0].marked != 0)
+	{
+		bs->page_path = "off (a marked join: its probes mark the hashed rows in the backend's memory, not on the GPU)";
+		return NULL;
 	}
 	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && !keys_mostly_unique(bs))
 	{
@@ -1940,11 +2021,26 @@ run_scan(BulkScanState *bs)
 {
 	GrStats		before = gr_stats;
 
+	bool		marked = bs->njoins > 0 && bs->desc->joins[0].marked != 0;
+	Barrier    *probing = bs->shared != NULL && marked ? &bs->shared->probing : NULL;
+
 	build_joins(bs);
 	if (bs->jprog != NULL)
 		bind_program(bs, bs->jprog, bs->jbinds);
+	/*
+	 * A marked join in a parallel plan: a participant that comes once the
+	 * others have all probed (and emitted) has nothing to do; the last to
+	 * finish probing emits.
+	 */
+	if (probing != NULL && BarrierAttach(probing) > 0)
+	{
+		BarrierDetach(probing);
+		return;
+	}
 	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
+	if (marked && (probing == NULL || BarrierArriveAndDetach(probing)))
+		emit_marked(bs);
 	count_batches(bs, &before);
 }
 
@@ -1958,6 +2054,8 @@ share_counters(BulkScanState *bs)
 		pg_atomic_fetch_add_u64(&bs->shared->counters[c], bs->counters[c]);
 	for (int j = 0; j < bs->njoins; j++)
 		pg_atomic_fetch_add_u64(&bs->shared->matches[j], bs->joins[j].matches);
+	if (bs->njoins > 0)
+		pg_atomic_fetch_add_u64(&bs->shared->marked_rows, bs->joins[0].marked_rows);
 }
 
 /* Build the node's one row (no GROUP BY): final results or partial states. */
@@ -2117,6 +2215,8 @@ reset_states(BulkScanState *bs)
 		bs->joins[j].hash = NULL;
 		bs->joins[j].built = false;
 		bs->joins[j].matches = 0;
+		bs->joins[j].marks = NULL;
+		bs->joins[j].marked_rows = 0;
 	}
 	if (bs->joincxt != NULL)
 		MemoryContextReset(bs->joincxt);
@@ -2220,6 +2320,9 @@ init_counters(BulkShared *shared)
 		shared->build_ms[j] = 0;
 	}
 	pg_atomic_init_u32(&shared->join_state, JOIN_UNBUILT);
+	shared->marks = InvalidDsaPointer;
+	BarrierInit(&shared->probing, 0);
+	pg_atomic_init_u64(&shared->marked_rows, 0);
 }
 
 /* Point each table at its parallel block scan in the shared memory. */
@@ -2277,6 +2380,8 @@ bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	for (int j = 0; j < bs->njoins && bs->area != NULL; j++)
 		if (DsaPointerIsValid(shared->images[j]))
 			dsa_free(bs->area, shared->images[j]);
+	if (bs->area != NULL && DsaPointerIsValid(shared->marks))
+		dsa_free(bs->area, shared->marks);
 	init_counters(shared);
 	name_images(bs, shared);
 	for (int i = 0; i < bs->ntables; i++)
@@ -2310,6 +2415,8 @@ bulk_shutdown(CustomScanState *node)
 			BulkJoin   *bj = &bs->joins[j];
 
 			bj->matches = pg_atomic_read_u64(&bs->shared->matches[j]);
+			if (j == 0)
+				bj->marked_rows = pg_atomic_read_u64(&bs->shared->marked_rows);
 			/* the build, wherever it ran (the leader may not have scanned) */
 			if (pg_atomic_read_u32(&bs->shared->join_state) == JOIN_BUILT)
 			{
@@ -2322,7 +2429,10 @@ bulk_shutdown(CustomScanState *node)
 	}
 	/* a parallel plan's hash tables go with its shared memory */
 	for (int j = 0; j < bs->njoins && bs->area != NULL; j++)
+	{
 		bs->joins[j].hash = NULL;
+		bs->joins[j].marks = NULL;
+	}
 }
 
 /*
@@ -2339,6 +2449,7 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *memory = NIL;
 	List	   *times = NIL;
 	List	   *matches = NIL;
+	List	   *marked = NIL;
 
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -2351,6 +2462,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
 		matches = lappend(matches, psprintf(UINT64_FORMAT, bj->matches));
+		if (bj->desc->marked != 0)
+			marked = lappend(marked, psprintf(UINT64_FORMAT, bj->marked_rows));
 	}
 	ExplainPropertyList("Hashed", names, es);
 	if (bs->desc->jprog != NULL && bs->desc->jfilter[0] != '\0')
@@ -2362,6 +2475,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);
 	ExplainPropertyList("Rows Matched", matches, es);
+	if (marked != NIL)
+		ExplainPropertyList("Rows Marked", marked, es);
 }
 
 /*

@@ -29,6 +29,7 @@ typedef struct RowsRead
 	int64	   *keys;
 	uint64	   *vals;			/* a varlena: the address of its copy */
 	bool	   *nulls;
+	bool	   *keyless;		/* per row: a NULL key (kept for a marked anti join) */
 	Size		varbytes;		/* the copies' room in the image */
 	MemoryContext cxt;			/* all of it, and the copies */
 } RowsRead;
@@ -70,11 +71,13 @@ grow(RowsRead *r, const GrScanJoin *j, int64 n)
 	r->keys = repalloc_huge(r->keys, sizeof(int64) * n * Max(j->nkeys, 1));
 	r->vals = repalloc_huge(r->vals, sizeof(uint64) * n * Max(j->nvals, 1));
 	r->nulls = repalloc_huge(r->nulls, sizeof(bool) * n * Max(j->nvals, 1));
+	r->keyless = repalloc_huge(r->keyless, sizeof(bool) * n);
 	r->cap = n;
 }
 
 /*
- * Every row the child plan produces with no NULL key, in r->cxt (the child
+ * Every row the child plan produces with no NULL key (a marked anti join's
+ * with one too: it matches no row of the table, so it is the join's), in r->cxt (the child
  * runs in the caller's context: a node of its may make its memory there).
  */
 static void
@@ -86,6 +89,7 @@ read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
 	r->keys = MemoryContextAlloc(r->cxt, sizeof(int64));
 	r->vals = MemoryContextAlloc(r->cxt, sizeof(uint64));
 	r->nulls = MemoryContextAlloc(r->cxt, sizeof(bool));
+	r->keyless = MemoryContextAlloc(r->cxt, sizeof(bool));
 	grow(r, j, 1024);
 	for (;;)
 	{
@@ -101,12 +105,14 @@ read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
 		/* a NULL key equals nothing */
 		for (int k = 0; k < j->nkeys; k++)
 			null_key |= slot->tts_isnull[k];
-		if (null_key)
+		if (null_key && j->marked != JOIN_ANTI)
 			continue;
 		if (e == r->cap)
 			grow(r, j, r->cap * 2);
+		r->keyless[e] = null_key;
 		for (int k = 0; k < j->nkeys; k++)
-			r->keys[e * j->nkeys + k] = key_value(slot->tts_values[k], j->keywidth[k]);
+			r->keys[e * j->nkeys + k] = null_key ? 0 :
+				key_value(slot->tts_values[k], j->keywidth[k]);
 		for (int v = 0; v < j->nvals; v++)
 		{
 			int			a = j->nkeys + v;
@@ -204,8 +210,15 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 	for (int64 e = r->nrows - 1; e >= 0; e--)
 	{
 		const int64 *key = &h.keys[e * h.nkeys];
-		GrJoinBucket *bk = (GrJoinBucket *) gr_join_image_find((const uint8 *) base, key);
+		GrJoinBucket *bk;
 
+		/* a NULL key's row is in no bucket: no probe finds it */
+		if (r->keyless[e])
+		{
+			((int64 *) (base + hdr.next))[e] = -1;
+			continue;
+		}
+		bk = (GrJoinBucket *) gr_join_image_find((const uint8 *) base, key);
 		if (bk == NULL)
 		{
 			uint64		b = gr_join_key_hash(key, h.nkeys) & h.mask;

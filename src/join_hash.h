@@ -5,7 +5,8 @@
  *
  * Keys are integers or dates compared as int64s (PostgreSQL's equality of
  * the integer types and of dates); a row with a NULL key never matches, as
- * in an inner hash join.  Values are as the decoder gives a column's
+ * in an inner hash join: it is left out, but for a marked anti join, whose
+ * rows the scan's end walks (it is kept in no bucket).  Values are as the decoder gives a column's
  * (tuple_decode.h): fixed-width ones their bits in their width, a varlena
  * the offset of its copy, whole (detoasted), from the image's start (the
  * prober adds the image's address: gr_join_hash_values).

@@ -18,10 +18,15 @@
  * join whose inner (nullable) side is one relation other than the probe
  * table, joined by such equalities alone, is hashed the same way and
  * probed for whether a match exists (a left join's row with no match goes
- * on with that relation's values NULL).  A right or full join keeps
- * PostgreSQL's plan, as does a semi, anti or left join whose inner side is
- * the probe table (TPC-H Q4, Q13, Q21, Q22: the node would have to mark
- * the hashed side's rows).
+ * on with that relation's values NULL).  A semi or anti join whose inner
+ * side is the probe table (TPC-H Q4, Q22) is a marked join: its outer side,
+ * one relation joined to the table by such equalities alone, is hashed
+ * first, the probe marks its rows, and after the scan its marked (semi) or
+ * unmarked (anti) rows are the join's, joined to the relations hashed after
+ * it; the table gives the join only its keys and its WHERE.  A right or
+ * full join keeps PostgreSQL's plan, as does a left join whose inner side
+ * is the probe table (TPC-H Q13) and a semi or anti join of that shape
+ * with a clause that is not such an equality (Q21).
  */
 #include "pg_compat.h"
 
@@ -354,6 +359,38 @@ join_clauses(PlannerInfo *root, Relids joined, RelOptInfo *rel)
 }
 
 /*
+ * The relation a marked join hashes and marks (join_plan.h): the outer side
+ * of the semi or anti join whose inner side is the probe table, one
+ * relation that is no join's inner side; 0, with the reason, where the
+ * probe table is the inner side of a join of another shape.
+ */
+static Index
+marked_relation(PlannerInfo *root, Index probe, JoinType *kinds)
+{
+	const char *name = planner_rt_fetch(probe, root)->eref->aliasname;
+	ListCell   *lc;
+
+	foreach(lc, root->join_info_list)
+	{
+		SpecialJoinInfo *sj = lfirst(lc);
+		int			m;
+
+		if (!bms_is_member(probe, sj->min_righthand))
+			continue;
+		if (sj->jointype == JOIN_LEFT)
+			return gr_decline("the largest relation, %s, is the nullable side of a left join (the node reads the largest relation; it marks the hashed side of semi and anti joins only)",
+							  name);
+		if (!bms_get_singleton_member(gr_base_relids(root, sj->min_lefthand), &m) ||
+			kinds[m] != JOIN_INNER)
+			return gr_decline("the largest relation, %s, is the inner side of a semi or anti join whose outer side is not one relation joined inner (the node marks one hashed relation)",
+							  name);
+		return m;
+	}
+	return gr_decline("the largest relation, %s, is the inner side of a join the node does not mark",
+					  name);
+}
+
+/*
  * Whether the node takes the inner joins of joinrel: fills jp with the
  * probe table (the largest relation) and the relations to hash, in an
  * order where each one's equalities reach the table or a relation hashed
@@ -370,6 +407,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 	double		reach = 1;		/* the probe table's rows that reach the next
 								 * relation, a fraction */
 	int			i = -1;
+	Index		first = 0;		/* the relation hashed first, or 0: any */
 	JoinType   *kinds = palloc(sizeof(JoinType) * root->simple_rel_array_size);
 
 	memset(jp, 0, sizeof(*jp));
@@ -393,9 +431,10 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 	}
 	if (bms_num_members(left) > GR_JOIN_MAX_RELS + 1)
 		return gr_decline("the query joins more than %d relations", GR_JOIN_MAX_RELS + 1);
-	if (kinds[jp->probe] != JOIN_INNER)
-		return gr_decline("the largest relation, %s, is the inner side of a left, semi or anti join (the node reads the largest relation and would have to mark the rows it hashes)",
-						  planner_rt_fetch(jp->probe, root)->eref->aliasname);
+	/* a marked join: its outer side is hashed first, then what joins it */
+	jp->marked = kinds[jp->probe];
+	if (jp->marked != JOIN_INNER && (first = marked_relation(root, jp->probe, kinds)) == 0)
+		return false;
 	joined = bms_make_singleton(jp->probe);
 	left = bms_del_member(left, jp->probe);
 	while (!bms_is_empty(left))
@@ -423,7 +462,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 			bool		unique;
 			double		kept;
 
-			if (clauses == NIL ||
+			if (clauses == NIL || (first != 0 && i != first) ||
 				(kinds[i] != JOIN_INNER && !clauses_within(root, rel, joined)))
 				continue;
 			unique = unique_for(rel, clauses);
@@ -450,6 +489,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr->safe_path = cheapest_safe_path(best);
 		jr->name = "";
 		jr->jointype = kinds[best->relid];
+		jr->marked = first != 0 ? jp->marked : JOIN_INNER;
+		first = 0;
 		jp->rels = lappend(jp->rels, jr);
 		/*
 		 * Its equalities are its keys; the other clauses, the joined row's
@@ -460,7 +501,24 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		{
 			placed = lappend(placed, lfirst(lc));
 			if (add_key(root, jp, jr, joined, lfirst(lc)))
+			{
+				/* after a marked join, the table's rows are not the join's */
+				if (jp->marked != JOIN_INNER && jr->marked == JOIN_INNER &&
+					((GrJoinSrc *) llast(jr->srcs))->rel < 0)
+					return gr_decline("relation %s joins the largest relation, %s, which is inside the semi or anti join the node marks (%s)",
+									  planner_rt_fetch(jr->relid, root)->eref->aliasname,
+									  planner_rt_fetch(jp->probe, root)->eref->aliasname,
+									  clause_text(root, lfirst(lc)));
 				continue;
+			}
+			if (jr->marked != JOIN_INNER)
+				return gr_decline_hint("The node joins by equalities of integer or date columns.",
+									   "a clause of the semi or anti join whose inner side is the largest relation is not an equality of integer or date columns the node hashes (%s)",
+									   clause_text(root, lfirst(lc)));
+			if (jp->marked != JOIN_INNER && bms_is_member(jp->probe, pull_varnos(root, lfirst(lc))))
+				return gr_decline("a join clause reads the largest relation, %s, which is inside the semi or anti join the node marks (%s)",
+								  planner_rt_fetch(jp->probe, root)->eref->aliasname,
+								  clause_text(root, lfirst(lc)));
 			if (jr->jointype != JOIN_INNER ||
 				bms_overlap(pull_varnos(root, lfirst(lc)), inner_sides))
 				return gr_decline_hint("The node joins by equalities of integer or date columns.",
@@ -474,13 +532,21 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 								   planner_rt_fetch(jr->relid, root)->eref->aliasname,
 								   clause_text(root, linitial(best_clauses)));
 		jr->name = psprintf("%s (%s%s)", planner_rt_fetch(jr->relid, root)->eref->aliasname,
+							jr->marked == JOIN_SEMI ? "semi (marked): " :
+							jr->marked == JOIN_ANTI ? "anti (marked): " :
 							jr->jointype == JOIN_SEMI ? "semi: " :
 							jr->jointype == JOIN_ANTI ? "anti: " :
 							jr->jointype == JOIN_LEFT ? "left: " : "", jr->name);
 		if (jr->jointype != JOIN_INNER)
 			inner_sides = bms_add_member(inner_sides, jr->relid);
-		/* a unique key keeps the rows its relation's WHERE keeps (a foreign key's) */
-		jp->probe_ops += reach * list_length(jr->keyexprs);
+		/*
+		 * a unique key keeps the rows its relation's WHERE keeps (a foreign
+		 * key's); after a marked join, the relations are probed by its rows
+		 */
+		if (jp->marked != JOIN_INNER && jr->marked == JOIN_INNER)
+			jp->emit_ops += list_length(jr->keyexprs);
+		else
+			jp->probe_ops += reach * list_length(jr->keyexprs);
 		if (best_unique && jr->jointype == JOIN_INNER)
 			reach *= Min(best_kept, 1.0);
 		jp->build_rows += best->rows;
@@ -506,6 +572,13 @@ gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
 	int			relid;
 	int			h;
 
+	/* a marked join's rows hold no row of the table */
+	if (jp->marked != JOIN_INNER && bms_is_member(jp->probe, relids))
+	{
+		gr_decline("a GROUP BY key or aggregate argument reads the largest relation, %s, which is inside the semi or anti join the node marks",
+				   planner_rt_fetch(jp->probe, root)->eref->aliasname);
+		return GR_JOIN_NONE;
+	}
 	if (bms_is_empty(relids) || bms_equal(relids, bms_make_singleton(jp->probe)))
 		return GR_JOIN_PROBE;
 	if (contain_volatile_functions(expr) || contain_subplans(expr) || contain_agg_clause(expr))

@@ -43,6 +43,11 @@ typedef struct GrJoinRel
 								 * side; JOIN_SEMI or JOIN_ANTI: the inner side
 								 * of a semi or anti join, whose rows only say
 								 * whether a row goes on (it has no values) */
+	JoinType	marked;			/* JOIN_SEMI or JOIN_ANTI: the outer side of
+								 * such a join whose inner side is the probe
+								 * table, whose rows the probe marks (the
+								 * first relation, joined inner to those
+								 * after it); else JOIN_INNER */
 } GrJoinRel;
 
 /* A join the node takes: the table it reads, and the relations it hashes, in probe order. */
@@ -57,6 +62,10 @@ typedef struct GrJoinPlan
 	double		probe_ops;		/* key comparisons a probe table's row costs,
 								 * over the relations it reaches */
 	double		hash_bytes;		/* their hash tables' estimated memory */
+	JoinType	marked;			/* the first relation's GrJoinRel.marked */
+	double		emit_ops;		/* a marked join: key comparisons a marked
+								 * relation's row costs after the scan, over
+								 * the relations after it */
 } GrJoinPlan;
 
 /* gpu_reduce.join_memory, in kB */

@@ -524,6 +524,7 @@ set_join(GrPageJob *job, const GrPageJoinSpec *join, GrPagePathMode mode)
 		GrPageJoin *pj = &job->joins[j];
 
 		pj->image = mode == GR_PAGE_PATH_CPU ? (uint64) (uintptr_t) r->image : 0;
+		pj->marks = mode == GR_PAGE_PATH_CPU ? (uint64) (uintptr_t) r->marks : 0;
 		pj->type = r->type;
 		pj->nkeys = r->nkeys;
 		pj->valpos = r->valpos;

@@ -121,6 +121,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		for (int v = 0; v < sj->nvals; v++)
 			put_int(&l, sj->vallen[v]);
 		put_int(&l, sj->jointype);
+		put_int(&l, sj->marked);
 		l = lappend(l, makeString(pstrdup(sj->name)));
 	}
 	put_int(&l, d->jprog != NULL);
@@ -368,6 +369,17 @@ gr_scan_desc_from_list(List *l)
 			malformed("join type");
 		if ((sj->jointype == JOIN_SEMI || sj->jointype == JOIN_ANTI) && sj->nvals > 0)
 			malformed("values of a semi or anti join");
+		sj->marked = get_int(&r, 0, JOIN_ANTI, "marked join");
+		if (sj->marked != 0 &&
+			((sj->marked != JOIN_SEMI && sj->marked != JOIN_ANTI) || j != 0 ||
+			 sj->jointype != JOIN_INNER))
+			malformed("marked join");
+		for (int k = 0; k < sj->nkeys && sj->marked != 0; k++)
+			if (sj->src[k] < 0)
+				malformed("marked join key source");
+		for (int k = 0; k < sj->nkeys && j > 0 && d->joins[0].marked != 0; k++)
+			if (sj->src[k] >= 0)
+				malformed("a key of the table after a marked join");
 		for (int k = 0; k < sj->nkeys; k++)
 			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)
 				malformed("join key source");

@@ -134,6 +134,16 @@ typedef struct GrScanJoin
 								 * JOIN_SEMI: the row goes on once where one
 								 * matches; JOIN_ANTI: where none does (these
 								 * two have no values) */
+	int			marked;			/* 0; or JOIN_SEMI, JOIN_ANTI: the relation is
+								 * the outer side of such a join whose inner
+								 * side is the table (a marked join: the
+								 * first relation, keyed by the table's
+								 * columns alone).  A table's row marks every
+								 * row it matches and goes no further; after
+								 * the scan its marked (semi) or unmarked
+								 * (anti, a NULL key's too) rows go on from
+								 * the next relation, the table's columns
+								 * NULL. */
 	char	   *name;			/* for EXPLAIN: the relation and the equalities */
 } GrScanJoin;
 
