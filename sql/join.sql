@@ -221,6 +221,112 @@ SELECT * FROM same($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = 
 SELECT * FROM same($$SELECT count(*) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
 SELECT * FROM same($$SELECT count(*) FROM jsale WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day < date '1900-01-01')$$);
 SELECT explain_analyze($$SELECT count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store)$$);
+-- marked joins: a semi or anti join whose inner side is the probe table (the
+-- largest relation, inside EXISTS, IN or NOT EXISTS; TPC-H Q4, Q22).  The
+-- outer side is hashed, each probe marks the rows it matches, and after the
+-- scan the marked rows (semi) or the others (anti, a NULL key's too) are
+-- grouped, each once: jpromo's keys repeat and are NULL, jsale's are NULL too
+SELECT * FROM same($$SELECT pr_day, count(*), sum(pr_item), count(pr_store) FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT pr_store IS NULL, count(*), sum(pr_item), min(pr_day) FROM jpromo
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo WHERE pr_item IN (SELECT sa_item FROM jsale WHERE sa_day < date '2020-01-03')$$);
+-- composite keys (int8 = int8, int4 = int4), and a date key
+SELECT * FROM same($$SELECT count(*), sum(pr_store) FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_item = pr_item)$$);
+SELECT * FROM same($$SELECT count(*), sum(pr_store) FROM jpromo
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_day = pr_day AND sa_qty = 8 AND sa_id < 2000)$$);
+-- no probe row matches: no row for the semi join, every row for the anti join
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 100)$$);
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 100)$$);
+-- an empty hashed side
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo WHERE pr_day < date '1900-01-01' AND EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store)$$);
+SELECT * FROM same($$SELECT pr_day, count(*) FROM jpromo WHERE pr_day < date '1900-01-01' AND NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store) GROUP BY 1$$);
+-- relations joined inner to the marked one, probed by its rows after the
+-- scan; expressions over them that may raise an error are the joined row's
+SELECT * FROM same($$SELECT it_kind, count(*), sum(it_price), max(pr_day) FROM jpromo JOIN jitem ON it_id = pr_item
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT extract(day FROM pr_day), count(*), sum(it_price * pr_item) FROM jpromo JOIN jitem ON it_id = pr_item
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+-- the Q22 shape: a key over a text column, an uncorrelated scalar subquery in the hashed side's WHERE
+SELECT * FROM same($$SELECT substring(it_kind FROM 1 FOR 2), count(*), sum(it_price) FROM jitem
+  WHERE it_price > (SELECT avg(it_price) FROM jitem WHERE it_price > 5) AND NOT EXISTS (SELECT 1 FROM jsale WHERE sa_item = it_id AND sa_id < 300) GROUP BY 1$$);
+SELECT explain_analyze($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT explain_analyze($$SELECT count(*), sum(pr_item) FROM jpromo JOIN jitem ON it_id = pr_item WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
+-- rescanned with a parameter (a correlated subquery): marked anew each time
+SELECT * FROM same($$SELECT g, (SELECT count(*) FROM jpromo WHERE pr_day < date '2020-01-01' + g
+  AND EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)) FROM generate_series(10, 40, 10) g$$);
+-- the snapshot's rows, the transaction's own among them, on both sides
+CREATE TABLE jmark_big (mb_key int4, mb_n int4);
+INSERT INTO jmark_big SELECT i % 40, i FROM generate_series(1, 4000) i;
+CREATE TABLE jmark_small (ms_key int4, ms_v int4);
+INSERT INTO jmark_small SELECT i, i * 3 FROM generate_series(1, 60) i;
+ANALYZE jmark_big, jmark_small;
+BEGIN;
+INSERT INTO jmark_small VALUES (61, 1), (NULL, 2), (5, 100);
+DELETE FROM jmark_big WHERE mb_key = 5;
+INSERT INTO jmark_big VALUES (61, 0);
+SELECT * FROM same($$SELECT count(*), sum(ms_v) FROM jmark_small WHERE EXISTS (SELECT 1 FROM jmark_big WHERE mb_key = ms_key)$$);
+SELECT * FROM same($$SELECT count(*), sum(ms_v) FROM jmark_small WHERE NOT EXISTS (SELECT 1 FROM jmark_big WHERE mb_key = ms_key)$$);
+ROLLBACK;
+DROP TABLE jmark_big, jmark_small;
+-- the page path's jobs mark too (cpu mode; a GPU's jobs do not mark yet)
+SET gpu_reduce.page_path = cpu;
+SELECT * FROM same($$SELECT pr_day, count(*), sum(pr_item) FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo JOIN jitem ON it_id = pr_item
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
+SELECT explain_analyze($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+RESET gpu_reduce.page_path;
+-- parallel: every participant marks in the shared memory, and the last to
+-- finish probing walks the marks once (with the leader scanning and not)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+ALTER TABLE jsale SET (parallel_workers = 2);
+ALTER TABLE jpromo SET (parallel_workers = 2);
+CREATE FUNCTION marked_rows(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
+        CONTINUE WHEN line !~ 'Workers Planned|GpuReduce|Hashed|Rows Matched|Rows Marked';
+        RETURN NEXT regexp_replace(regexp_replace(line, ' \(actual.*', ''), 'Hash Memory: .*', 'Hash Memory: ...');
+    END LOOP;
+END $$;
+SELECT marked_rows($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT pr_day, count(*), sum(pr_item), count(pr_store) FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT marked_rows($$SELECT pr_store IS NULL, count(*) FROM jpromo WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT pr_store IS NULL, count(*), sum(pr_item), min(pr_day) FROM jpromo
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(it_price) FROM jpromo JOIN jitem ON it_id = pr_item
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
+SET gpu_reduce.page_path = cpu;
+SELECT * FROM same($$SELECT count(*), sum(pr_item) FROM jpromo WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
+RESET gpu_reduce.page_path;
+SET parallel_leader_participation = off;
+SELECT marked_rows($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+SELECT * FROM same($$SELECT pr_day, count(*), sum(pr_item) FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
+RESET parallel_leader_participation;
+-- the Gather rescanned: the marks made anew each time
+SET enable_material = off;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT * FROM same($$SELECT g, d, n FROM generate_series(1, 3) g, (SELECT pr_day d, count(*) n FROM jpromo
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1) x WHERE d < date '2020-01-01' + g * 10$$);
+RESET enable_material;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+ALTER TABLE jsale RESET (parallel_workers);
+ALTER TABLE jpromo RESET (parallel_workers);
+DROP FUNCTION marked_rows(text);
 -- left joins to a relation other than the probe table: a row with no match
 -- (a missing store, a NULL key) goes on once, the relation's values NULL
 SELECT * FROM same($$SELECT count(*), count(s_name), sum(sa_qty), min(s_open) FROM jsale LEFT JOIN jstore ON s_id = sa_store$$);
@@ -357,7 +463,10 @@ SELECT why($$SELECT count(*) FROM jsale JOIN jstore ON s_id = sa_store AND s_nam
 SELECT why($$SELECT count(*) FROM jsale JOIN jitem ON it_kind = sa_id::text$$);
 SELECT why($$SELECT count(*) FROM jsale, jregion$$);
 SELECT why($$SELECT count(*) FROM jsale WHERE EXISTS (SELECT 1 FROM jpromo WHERE pr_store = sa_store AND pr_day > sa_day)$$);
-SELECT why($$SELECT count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
+-- a marked join: a clause across its sides that is not a key (TPC-H Q21's
+-- l2.l_suppkey <> l1.l_suppkey), an outer side of two relations
+SELECT why($$SELECT count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_item <> pr_item)$$);
+SELECT why($$SELECT count(*) FROM jpromo JOIN jstore ON s_id = pr_store WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_item = pr_item AND sa_qty = s_region)$$);
 SET gpu_reduce.join_memory = 64;
 SELECT why($$SELECT count(*) FROM jsale a JOIN jsale b ON b.sa_id = a.sa_qty$$);
 RESET gpu_reduce.join_memory;
