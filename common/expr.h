@@ -145,10 +145,16 @@ typedef enum GrExprOp
 	 * bits) at scale c: the quotient's scale as numeric.c selects it must
 	 * be c, or with GR_XDIV_BELOW in sub at most c (gr_dec_div)
 	 */
-	GR_X_DIV_D
+	GR_X_DIV_D,
+	/*
+	 * the session zone (GrExprProg.zone, bound at the scan's start): a
+	 * timestamptz's local time as timestamp2tm gives it, and a local time's
+	 * timestamptz as DetermineTimeZoneOffset places it
+	 */
+	GR_X_TZ_LOCAL, GR_X_TZ_INSTANT
 } GrExprOp;
 
-#define GR_X_LAST GR_X_DIV_D
+#define GR_X_LAST GR_X_TZ_INSTANT
 
 /* GR_X_DIV_D's sub: the divisor's scale, and this flag */
 #define GR_XDIV_BELOW	0x80
@@ -171,7 +177,8 @@ typedef enum GrExprField
 	GR_XF_DOW,					/* 0 = Sunday */
 	GR_XF_DOY,
 	GR_XF_HOUR,
-	GR_XF_MINUTE
+	GR_XF_MINUTE,
+	GR_XF_WEEK					/* date_trunc only: the ISO week's Monday */
 } GrExprField;
 /* bytes of text constants one program holds */
 #define GR_EXPR_TEXT_POOL		1024
@@ -203,6 +210,29 @@ typedef struct GrExprConst
 	int64_t		dhi;
 } GrExprConst;
 
+/* transitions of the session zone one program holds */
+#define GR_EXPR_MAX_ZONE		48
+
+/*
+ * The session zone's offsets from UTC over a window, for GR_X_TZ_LOCAL and
+ * GR_X_TZ_INSTANT (in Unix seconds, as pg_time_t).  The compiler sets the
+ * window wanted (win_lo < win_hi: the program has such a step); the scan's
+ * start fills the rest in the zone the scan runs in (src/time_range.c):
+ * every transition in [lo, hi), as pg_next_dst_boundary lists them.  An
+ * instant outside [lo, hi) is handed back.
+ */
+typedef struct GrExprZone
+{
+	int64_t		win_lo;
+	int64_t		win_hi;
+	int64_t		lo;
+	int64_t		hi;
+	int64_t		at[GR_EXPR_MAX_ZONE];	/* transitions, ascending */
+	int32_t		off[GR_EXPR_MAX_ZONE + 1];	/* seconds east of UTC from lo, then
+											 * from at[i] on (off[i + 1]) */
+	int32_t		n;
+} GrExprZone;
+
 /* how an output's register becomes a computed column's bits */
 typedef enum GrExprOutKind
 {
@@ -224,6 +254,7 @@ typedef struct GrExprProg
 	/* text constants' bytes (GrExprConst.i: offset, dlo: length) */
 	uint16_t	ntext;
 	uint8_t		text[GR_EXPR_TEXT_POOL];
+	GrExprZone	zone;
 } GrExprProg;
 
 typedef struct GrExprReg
@@ -801,6 +832,163 @@ gr_j2date(int64_t jd, int *year, int *month, int *day)
 /* TIMESTAMP_END_JULIAN - POSTGRES_EPOCH_JDATE: the first date a timestamp cannot hold */
 #define GR_DATE_TS_END		(109203489 - 2451545)
 
+/* seconds from the Unix epoch (pg_time_t's) to PostgreSQL's, 2000-01-01 */
+#define GR_UNIX_TO_PG_SECS	INT64_C(946684800)
+#define GR_USECS_PER_SEC	INT64_C(1000000)
+
+/*
+ * timestamp_trunc's calendar (datetime.c's j2date and date2j): timestamp ts
+ * truncated to a field; false for an infinity or a year before 1, whose
+ * answers are PostgreSQL's own.
+ */
+GR_HOSTDEV bool
+gr_ts_trunc(int64_t ts, int field, int64_t *out)
+{
+	int64_t		days,
+				usec,
+				jd;
+	int			y,
+				m,
+				dd;
+
+	if (ts == GR_TS_NOBEGIN || ts == GR_TS_NOEND)
+		return false;
+	days = ts / GR_USECS_PER_DAY;
+	usec = ts % GR_USECS_PER_DAY;
+	if (usec < 0)
+	{
+		days--;
+		usec += GR_USECS_PER_DAY;
+	}
+	jd = days + 2451545;		/* POSTGRES_EPOCH_JDATE */
+	if (jd < 1721426 || jd > 100000000) /* 0001-01-01 .. */
+		return false;
+	gr_j2date(jd, &y, &m, &dd);
+	switch (field)
+	{
+		case GR_XF_YEAR:
+			jd = gr_date2j(y, 1, 1);
+			usec = 0;
+			break;
+		case GR_XF_QUARTER:
+			jd = gr_date2j(y, (m - 1) / 3 * 3 + 1, 1);
+			usec = 0;
+			break;
+		case GR_XF_MONTH:
+			jd = gr_date2j(y, m, 1);
+			usec = 0;
+			break;
+		case GR_XF_WEEK:
+			/* the Monday on or before (j2day: (jd + 1) % 7, 0 = Sunday) */
+			jd -= jd % 7;
+			usec = 0;
+			if (jd < 1721426)
+				return false;
+			break;
+		case GR_XF_DAY:
+			usec = 0;
+			break;
+		case GR_XF_HOUR:
+			usec -= usec % INT64_C(3600000000);
+			break;
+		default:
+			usec -= usec % INT64_C(60000000);
+			break;
+	}
+	*out = (jd - 2451545) * GR_USECS_PER_DAY + usec;
+	return true;
+}
+
+/* The pg_time_t (whole seconds, floored) of a timestamp. */
+GR_HOSTDEV int64_t
+gr_ts_unix_secs(int64_t ts)
+{
+	int64_t		s = ts / GR_USECS_PER_SEC;
+
+	if (ts % GR_USECS_PER_SEC < 0)
+		s--;
+	return s + GR_UNIX_TO_PG_SECS;
+}
+
+/* How many transitions a zone table holds (bounded: it came with a job). */
+GR_HOSTDEV int
+gr_zone_count(const GrExprZone *z)
+{
+	return z->n < 0 ? 0 : z->n > GR_EXPR_MAX_ZONE ? GR_EXPR_MAX_ZONE : z->n;
+}
+
+/* The index of the first transition after second s: the offset at s is off[index]. */
+GR_HOSTDEV int
+gr_zone_find(const GrExprZone *z, int64_t s)
+{
+	int			lo = 0,
+				hi = gr_zone_count(z);
+
+	while (lo < hi)
+	{
+		int			mid = (lo + hi) / 2;
+
+		if (z->at[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * timestamp2tm's local time of a (finite) timestamptz in the zone: the
+ * instant plus the offset at its whole second; false outside the window.
+ */
+GR_HOSTDEV bool
+gr_zone_local(const GrExprZone *z, int64_t ts, int64_t *local)
+{
+	int64_t		s = gr_ts_unix_secs(ts);
+
+	if (s < z->lo || s >= z->hi)
+		return false;
+	*local = ts + (int64_t) z->off[gr_zone_find(z, s)] * GR_USECS_PER_SEC;
+	return true;
+}
+
+/*
+ * The timestamptz of a (finite) local time, as DetermineTimeZoneOffset
+ * places it: the first transition after the local time read as UTC less a
+ * day (pg_next_dst_boundary's), and the local time read in the offsets
+ * before and after it.  Both readings before the transition: the offset
+ * before; both at or after it (the earlier strictly after): the offset
+ * after; else, in a gap or an overlap, the later of the two instants.
+ * False unless the window holds that day and the two after it (offsets are
+ * under a day, so a transition past the window is after both readings).
+ */
+GR_HOSTDEV bool
+gr_zone_instant(const GrExprZone *z, int64_t local, int64_t *ts)
+{
+	int64_t		mytime = gr_ts_unix_secs(local);
+	int64_t		prev = mytime - 86400;
+	int64_t		off;
+	int			i;
+
+	if (prev < z->lo || mytime > z->hi - 2 * 86400)
+		return false;
+	i = gr_zone_find(z, prev);
+	off = z->off[i];
+	if (i < gr_zone_count(z))
+	{
+		int64_t		boundary = z->at[i];
+		int64_t		after = z->off[i + 1];
+		int64_t		beforetime = mytime - off;
+		int64_t		aftertime = mytime - after;
+
+		if (beforetime < boundary && aftertime < boundary)
+			;
+		else if ((beforetime > boundary && aftertime >= boundary) || beforetime <= aftertime)
+			off = after;
+	}
+	*ts = local - off * GR_USECS_PER_SEC;
+	return true;
+}
+
 /* A row's verdict and its outputs: steps in order, the WHERE conjuncts first. */
 GR_HOSTDEV GrExprResult
 gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
@@ -1243,7 +1431,6 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 				d->b = !a->b;
 				break;
 			case GR_X_DATEPART:
-			case GR_X_DATETRUNC:
 				{
 					int64_t		days,
 								usec = 0,
@@ -1275,64 +1462,49 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 					if (jd < 1721426 || jd > 100000000)	/* 0001-01-01 .. */
 						return GR_EXPR_FALLBACK;
 					gr_j2date(jd, &y, &m, &dd);
-					if (st->op == GR_X_DATEPART)
-					{
-						switch (st->sub)
-						{
-							case GR_XF_YEAR:
-								d->i = y;
-								break;
-							case GR_XF_QUARTER:
-								d->i = (m - 1) / 3 + 1;
-								break;
-							case GR_XF_MONTH:
-								d->i = m;
-								break;
-							case GR_XF_DAY:
-								d->i = dd;
-								break;
-							case GR_XF_DOW:
-								d->i = (jd + 1) % 7;
-								break;
-							case GR_XF_DOY:
-								d->i = jd - gr_date2j(y, 1, 1) + 1;
-								break;
-							case GR_XF_HOUR:
-								d->i = usec / INT64_C(3600000000);
-								break;
-							default:
-								d->i = usec / INT64_C(60000000) % 60;
-								break;
-						}
-						break;
-					}
 					switch (st->sub)
 					{
 						case GR_XF_YEAR:
-							jd = gr_date2j(y, 1, 1);
-							usec = 0;
+							d->i = y;
 							break;
 						case GR_XF_QUARTER:
-							jd = gr_date2j(y, (m - 1) / 3 * 3 + 1, 1);
-							usec = 0;
+							d->i = (m - 1) / 3 + 1;
 							break;
 						case GR_XF_MONTH:
-							jd = gr_date2j(y, m, 1);
-							usec = 0;
+							d->i = m;
 							break;
 						case GR_XF_DAY:
-							usec = 0;
+							d->i = dd;
+							break;
+						case GR_XF_DOW:
+							d->i = (jd + 1) % 7;
+							break;
+						case GR_XF_DOY:
+							d->i = jd - gr_date2j(y, 1, 1) + 1;
 							break;
 						case GR_XF_HOUR:
-							usec -= usec % INT64_C(3600000000);
+							d->i = usec / INT64_C(3600000000);
 							break;
 						default:
-							usec -= usec % INT64_C(60000000);
+							d->i = usec / INT64_C(60000000) % 60;
 							break;
 					}
-					d->i = (jd - 2451545) * GR_USECS_PER_DAY + usec;
 					break;
 				}
+			case GR_X_DATETRUNC:
+				if (!gr_ts_trunc(a->i, st->sub, &d->i))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_TZ_LOCAL:
+				if (a->i == GR_TS_NOBEGIN || a->i == GR_TS_NOEND ||
+					!gr_zone_local(&p->zone, a->i, &d->i))
+					return GR_EXPR_FALLBACK;
+				break;
+			case GR_X_TZ_INSTANT:
+				if (a->i == GR_TS_NOBEGIN || a->i == GR_TS_NOEND ||
+					!gr_zone_instant(&p->zone, a->i, &d->i))
+					return GR_EXPR_FALLBACK;
+				break;
 			default:
 				return GR_EXPR_FALLBACK;
 		}

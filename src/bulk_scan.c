@@ -509,6 +509,8 @@ bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds)
 		v = eval_const(bs, binds[k], &isnull);
 		gr_expr_bind(prog, k, v, isnull, exprType((Node *) binds[k]->expr));
 	}
+	/* the session's zone as this scan runs (a plan may outlive a SET TimeZone) */
+	gr_time_zone_bind(&prog->zone);
 }
 
 /*

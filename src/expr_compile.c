@@ -57,6 +57,9 @@
 #define GR_DIV_PLANNED_SHARE 0.75
 /* the most values of each operand's statistics that plan it */
 #define GR_DIV_SAMPLE 400
+/* the days the session zone's table reaches past a column's statistics, and a year */
+#define GR_ZONE_MARGIN_DAYS 400
+#define GR_ZONE_YEAR_SECS ((int64) 365 * SECS_PER_DAY)
 
 typedef GrExprVal XVal;
 
@@ -681,6 +684,100 @@ operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, in
 }
 
 /*
+ * The least and greatest instants (Unix seconds) among a date, timestamp
+ * or timestamptz column's statistics (histogram bounds and most common
+ * values) under src's casts; false where there are none.
+ */
+static bool
+time_stats_range(GrExprBuilder *b, Expr *src, int64 *lo, int64 *hi)
+{
+	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
+	VariableStatData vardata;
+	Oid			type;
+	bool		found = false;
+
+	while (src != NULL && (IsA(src, RelabelType) ||
+						   (IsA(src, FuncExpr) && list_length(((FuncExpr *) src)->args) == 1)))
+		src = IsA(src, RelabelType) ? ((RelabelType *) src)->arg :
+			linitial(((FuncExpr *) src)->args);
+	if (b->root == NULL || src == NULL || !IsA(src, Var))
+		return false;
+	type = exprType((Node *) src);
+	if (time_code(type) == 0)
+		return false;
+	examine_variable(b->root, (Node *) src, 0, &vardata);
+	for (int i = 0; i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
+	{
+		AttStatsSlot sslot;
+
+		if (!get_attstatsslot(&sslot, vardata.statsTuple, kinds[i], InvalidOid,
+							  ATTSTATSSLOT_VALUES))
+			continue;
+		for (int v = 0; v < sslot.nvalues; v++)
+		{
+			int64		t;
+
+			if (type == DATEOID)
+			{
+				DateADT		d = DatumGetDateADT(sslot.values[v]);
+
+				if (DATE_NOT_FINITE(d))
+					continue;
+				t = (int64) d * SECS_PER_DAY + GR_UNIX_TO_PG_SECS;
+			}
+			else
+			{
+				Timestamp	ts = DatumGetTimestamp(sslot.values[v]);
+
+				if (TIMESTAMP_NOT_FINITE(ts))
+					continue;
+				t = gr_ts_unix_secs(ts);
+			}
+			*lo = found ? Min(*lo, t) : t;
+			*hi = found ? Max(*hi, t) : t;
+			found = true;
+		}
+		free_attstatsslot(&sslot);
+	}
+	ReleaseVariableStats(vardata);
+	return found;
+}
+
+/*
+ * Widen the window of the session zone's table (GrExprZone) to the
+ * instants src's values reach: its column's statistics, with more than a
+ * year either side (a truncation to the year reads the zone up to a year
+ * before; rows added since); without them, the 20 years to now and 5 on.
+ */
+static void
+zone_window(GrExprBuilder *b, Expr *src)
+{
+	GrExprZone *z = &b->prog.zone;
+	int64		lo,
+				hi;
+
+	if (time_stats_range(b, src, &lo, &hi))
+	{
+		lo -= GR_ZONE_MARGIN_DAYS * SECS_PER_DAY;
+		hi += GR_ZONE_MARGIN_DAYS * SECS_PER_DAY;
+	}
+	else
+	{
+		int64		now = gr_ts_unix_secs(GetCurrentTimestamp());
+
+		lo = now - 20 * GR_ZONE_YEAR_SECS;
+		hi = now + 5 * GR_ZONE_YEAR_SECS;
+	}
+	if (z->win_hi > z->win_lo)
+	{
+		lo = Min(lo, z->win_lo);
+		hi = Max(hi, z->win_hi);
+	}
+	z->win_lo = lo;
+	z->win_hi = hi;
+}
+
+/*
  * The scale numeric.c gives most of the quotients num / den (numeric_div's
  * scale follows a quotient's magnitude): the commonest over every pair of
  * the operands' sampled values (operand_sample); -1 where they have no
@@ -914,16 +1011,38 @@ unary(GrExprBuilder *b, const char *name, XVal *a, Oid restype, XVal *out)
 }
 
 /*
- * A cast of a to restype (a pg_catalog function named as its result type):
- * among the integers, floats and numerics (a float or numeric to an
- * integer rounded as dtoi4 and numeric_int4 round, an error handed back),
- * date to timestamp and back.
+ * A cast of a (the value of src, where known) to restype (a pg_catalog
+ * function named as its result type): among the integers, floats and
+ * numerics (a float or numeric to an integer rounded as dtoi4 and
+ * numeric_int4 round, an error handed back), date to timestamp and back,
+ * and between timestamptz and date or timestamp in the session's zone
+ * (date2timestamptz, timestamp2timestamptz: DetermineTimeZoneOffset;
+ * timestamptz_timestamp and timestamptz_date: timestamp2tm).
  */
 static bool
-cast(GrExprBuilder *b, XVal *a, Oid restype, int32 restypmod, XVal *out)
+cast(GrExprBuilder *b, XVal *a, Expr *src, Oid restype, int32 restypmod, XVal *out)
 {
 	int			op;
 	int			c = 0;
+
+	if (a->kind == GR_XK_INT && (a->type == TIMESTAMPTZOID) !=
+		(restype == TIMESTAMPTZOID) && time_code(a->type) != 0 && time_code(restype) != 0)
+	{
+		XVal		v = *a;
+
+		int			reg;
+
+		zone_window(b, src);
+		if ((v.type == DATEOID && !date_to_ts(b, &v)) || !type_kind(restype, restypmod, out) ||
+			!new_reg(b, &reg) ||
+			!emit(b, restype == TIMESTAMPTZOID ? GR_X_TZ_INSTANT : GR_X_TZ_LOCAL, 0, 8,
+				  reg, v.reg, -1, 0))
+			return false;
+		out->reg = reg;
+		/* a date: the day its local time falls in */
+		return restype != DATEOID ||
+			(new_reg(b, &out->reg) && emit(b, GR_X_TS2DATE, 0, 4, out->reg, reg, -1, 0));
+	}
 
 	if (!type_kind(restype, restypmod, out))
 	{
@@ -1283,7 +1402,7 @@ static int
 field_of(Node *arg, bool trunc)
 {
 	static const char *const names[] = {"year", "quarter", "month", "day", "dow", "doy",
-	"hour", "minute"};
+	"hour", "minute", "week"};
 	char	   *f;
 
 	if (!IsA(arg, Const) || ((Const *) arg)->constisnull ||
@@ -1292,15 +1411,44 @@ field_of(Node *arg, bool trunc)
 	f = TextDatumGetCString(((Const *) arg)->constvalue);
 	for (int i = 0; i < lengthof(names); i++)
 		if (pg_strcasecmp(f, names[i]) == 0)
-			return trunc && (i == GR_XF_DOW || i == GR_XF_DOY) ? -1 : i;
+			return (trunc && (i == GR_XF_DOW || i == GR_XF_DOY)) ||
+				(!trunc && i == GR_XF_WEEK) ? -1 : i;
 	return -1;
 }
 
 /*
- * EXTRACT(field FROM date or timestamp) (numeric of scale 0), date_part
- * (double precision) and date_trunc(field, timestamp): calendar arithmetic
- * of datetime.c's j2date and date2j; an infinity or a year before 1 is
- * handed back.
+ * date_trunc(field, timestamptz) in the session's zone, as timestamptz_trunc
+ * computes it: the local time (GR_X_TZ_LOCAL) truncated; to a day or longer,
+ * back through DetermineTimeZoneOffset's reading of the truncated time
+ * (GR_X_TZ_INSTANT); to an hour or a minute, at the instant's own offset
+ * (timestamptz_trunc does not redo the zone there): the instant less what
+ * the truncation took off.
+ */
+static bool
+zone_trunc(GrExprBuilder *b, Expr *src, const XVal *a, int field, XVal *out)
+{
+	int			local,
+				cut,
+				trunc;
+
+	zone_window(b, src);
+	*out = *a;
+	if (!new_reg(b, &local) || !emit(b, GR_X_TZ_LOCAL, 0, 8, local, a->reg, -1, 0) ||
+		!new_reg(b, &trunc) || !emit(b, GR_X_DATETRUNC, field, 8, trunc, local, -1, 0) ||
+		!new_reg(b, &out->reg))
+		return false;
+	if (field != GR_XF_HOUR && field != GR_XF_MINUTE)
+		return emit(b, GR_X_TZ_INSTANT, 0, 8, out->reg, trunc, -1, 0);
+	return new_reg(b, &cut) && emit(b, GR_X_SUB_I, 0, 8, cut, local, trunc, 0) &&
+		emit(b, GR_X_SUB_I, 0, 8, out->reg, a->reg, cut, 0);
+}
+
+/*
+ * EXTRACT(field FROM date, timestamp or timestamptz) (numeric of scale 0),
+ * date_part (double precision) and date_trunc(field, timestamp or
+ * timestamptz): calendar arithmetic of datetime.c's j2date and date2j, a
+ * timestamptz's on its local time in the session's zone; an infinity or a
+ * year before 1 is handed back.
  */
 static bool
 datetime_func(GrExprBuilder *b, const char *name, List *args, Oid restype, XVal *out)
@@ -1311,16 +1459,27 @@ datetime_func(GrExprBuilder *b, const char *name, List *args, Oid restype, XVal 
 	int			reg;
 
 	if (field < 0 || !compile(b, lsecond(args), &a) || a.kind != GR_XK_INT ||
-		(a.type != DATEOID && a.type != TIMESTAMPOID) ||
+		(a.type != DATEOID && a.type != TIMESTAMPOID && a.type != TIMESTAMPTZOID) ||
 		(a.type == DATEOID && field >= GR_XF_HOUR))
 		return false;
 	if (trunc)
 	{
-		if (a.type != TIMESTAMPOID || restype != TIMESTAMPOID)
+		if (a.type != restype || a.type == DATEOID)
 			return false;
+		if (a.type == TIMESTAMPTZOID)
+			return zone_trunc(b, lsecond(args), &a, field, out);
 		*out = a;
 		return new_reg(b, &out->reg) &&
 			emit(b, GR_X_DATETRUNC, field, 8, out->reg, a.reg, -1, 0);
+	}
+	/* a timestamptz's fields are its local time's */
+	if (a.type == TIMESTAMPTZOID)
+	{
+		zone_window(b, lsecond(args));
+		if (!new_reg(b, &reg) || !emit(b, GR_X_TZ_LOCAL, 0, 8, reg, a.reg, -1, 0))
+			return false;
+		a.reg = reg;
+		a.type = TIMESTAMPOID;
 	}
 	if (!new_reg(b, &reg) || !emit(b, GR_X_DATEPART, field, a.w, reg, a.reg, -1, 0))
 		return false;
@@ -1328,9 +1487,9 @@ datetime_func(GrExprBuilder *b, const char *name, List *args, Oid restype, XVal 
 	a.type = INT8OID;
 	a.w = 8;
 	if (restype == NUMERICOID && strcmp(name, "extract") == 0)
-		return cast(b, &a, NUMERICOID, -1, out);
+		return cast(b, &a, NULL, NUMERICOID, -1, out);
 	if (restype == FLOAT8OID && strcmp(name, "date_part") == 0)
-		return cast(b, &a, FLOAT8OID, -1, out);
+		return cast(b, &a, NULL, FLOAT8OID, -1, out);
 	return false;
 }
 
@@ -1652,9 +1811,9 @@ compile_node(GrExprBuilder *b, Expr *e, bool whole, XVal *out)
 					if (!compile(b, linitial(args), &l))
 						return false;
 					if (IsA(e, FuncExpr) && ((FuncExpr *) e)->funcformat != COERCE_EXPLICIT_CALL)
-						return cast(b, &l, restype, exprTypmod((Node *) e), out);
+						return cast(b, &l, linitial(args), restype, exprTypmod((Node *) e), out);
 					if (IsA(e, FuncExpr) && strcmp(name, format_type_be(restype)) == 0)
-						return cast(b, &l, restype, exprTypmod((Node *) e), out);
+						return cast(b, &l, linitial(args), restype, exprTypmod((Node *) e), out);
 					return unary(b, name, &l, restype, out);
 				}
 				if (IsA(e, FuncExpr) && list_length(args) == 2 &&
@@ -1923,7 +2082,7 @@ gr_expr_check(const GrExprProg *p, int ncols)
 	for (int o = 0; o < p->nouts; o++)
 		if (p->out_reg[o] < 0 || p->out_reg[o] >= GR_EXPR_MAX_REGS)
 			return false;
-	if (p->ntext > GR_EXPR_TEXT_POOL)
+	if (p->ntext > GR_EXPR_TEXT_POOL || p->zone.n < 0 || p->zone.n > GR_EXPR_MAX_ZONE)
 		return false;
 	/* text constants lie in the pool */
 	for (int s = 0; s < p->nsteps; s++)

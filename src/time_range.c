@@ -24,6 +24,9 @@
  * checked against PostgreSQL's own comparison; a constant that two local
  * times reach (within a spring-forward shift), or a transition that is
  * not alone, makes the values near it handed back instead.
+ *
+ * The zone table of a program's steps that read the session's zone
+ * (date_trunc of a timestamptz, casts to and from it) is made here too.
  */
 #include "time_range.h"
 
@@ -258,5 +261,62 @@ gr_time_range(Oid coltype, Oid ctype, Datum value, GrTimeRange *r)
 		r->lo = Max(t - OFFSET_BOUND_DAYS * USECS_PER_DAY, MIN_TIMESTAMP);
 		r->hi = Min(t + OFFSET_BOUND_DAYS * USECS_PER_DAY, END_TIMESTAMP - 1);
 		r->unsure = true;
+	}
+}
+
+/* Whether pg_localtime (timestamp2tm's reading) gives instant t the offset off, under a day. */
+static bool
+offset_agrees(pg_time_t t, long off, pg_tz *tz)
+{
+	struct pg_tm *tm = pg_localtime(&t, tz);
+
+	return tm != NULL && tm->tm_gmtoff == off && off > -SECS_PER_DAY && off < SECS_PER_DAY;
+}
+
+/*
+ * The session zone's transitions over the window the program asked for,
+ * in the zone the scan runs in (a prepared plan may run after SET
+ * TimeZone): pg_next_dst_boundary's, from win_lo to win_hi or as many as
+ * the table holds.  The table ends early (later instants handed back)
+ * where pg_localtime reads an offset otherwise, or one is a day or more (a
+ * POSIX zone may say up to a week; the program's reading assumes less).
+ */
+void
+gr_time_zone_bind(GrExprZone *z)
+{
+	pg_tz	   *tz = session_timezone;
+	pg_time_t	t = z->win_lo;
+	pg_time_t	boundary;
+	long		before,
+				after;
+	int			before_dst,
+				after_dst;
+	int			res;
+
+	z->lo = z->hi = z->win_lo;
+	z->n = 0;
+	if (z->win_hi <= z->win_lo || tz == NULL)
+		return;
+	res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst, tz);
+	if (res < 0 || !offset_agrees(t, before, tz))
+		return;
+	z->off[0] = (int32) before;
+	z->hi = z->win_hi;
+	while (res == 1 && boundary < z->win_hi)
+	{
+		if (z->n == GR_EXPR_MAX_ZONE || !offset_agrees(boundary, after, tz))
+		{
+			z->hi = boundary;
+			break;
+		}
+		z->at[z->n++] = boundary;
+		z->off[z->n] = (int32) after;
+		t = boundary;
+		res = pg_next_dst_boundary(&t, &before, &before_dst, &boundary, &after, &after_dst, tz);
+		if (res < 0 || before != z->off[z->n])
+		{
+			z->hi = t;
+			break;
+		}
 	}
 }

@@ -9,6 +9,8 @@
 
 #include "postgres.h"
 
+#include "expr.h"
+
 /*
  * What "x op constant" reads for a column value x (its type's integer):
  * x < lo compares less, x > hi greater, lo <= x <= hi equal (none where
@@ -27,5 +29,8 @@ extern bool gr_time_cross(Oid coltype, Oid ctype);
 extern bool gr_time_cross_exact(Oid coltype, Oid ctype);
 /* The range of a constant (not NULL) in the session's time zone. */
 extern void gr_time_range(Oid coltype, Oid ctype, Datum value, GrTimeRange *r);
+
+/* A program's zone table (GrExprZone) for the session's time zone, as the scan starts. */
+extern void gr_time_zone_bind(GrExprZone *z);
 
 #endif							/* GR_TIME_RANGE_H */
