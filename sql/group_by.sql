@@ -195,6 +195,27 @@ RESET hash_mem_multiplier;
 SELECT * FROM gbq('SELECT k1000, count(*), gpu_sum(f) FROM gbn GROUP BY k1000 HAVING gpu_max(i) > 9990 AND count(i) > 190');
 SELECT * FROM gbq('SELECT k1000, gpu_sum(x) AS s, count(*) FROM gbn GROUP BY k1000 ORDER BY s DESC, k1000 LIMIT 5');
 SELECT k100k, gpu_sum(f), count(*) FROM gbn GROUP BY k100k ORDER BY gpu_sum(f), k100k LIMIT 3;
+-- HAVING that keeps no group, a few, and every one
+SELECT node, same, groups FROM gbq('SELECT k1000, count(*), gpu_sum(f) FROM gbn GROUP BY k1000 HAVING count(*) > 200');
+SELECT node, same, groups FROM gbq('SELECT k1000, count(*), sum(x) FROM gbn GROUP BY k1000 HAVING gpu_max(f) > 1562');
+SELECT node, same, groups FROM gbq('SELECT k1000, count(*), sum(x) FROM gbn GROUP BY k1000 HAVING count(*) > 0');
+-- grouped subqueries under a join, and under IN (TPC-H Q18's shape: the
+-- orders whose lines sum past a quantity)
+SELECT * FROM gbq('SELECT a.k16, a.c, b.s FROM (SELECT k16, count(*) c FROM gbn GROUP BY k16) a
+    JOIN (SELECT k16, sum(x) s FROM gbn WHERE kb GROUP BY k16) b USING (k16)');
+CREATE TABLE gbo AS SELECT g AS o_orderkey, g % 500 AS o_custkey, ((g * 37) % 100000 / 100.0)::numeric(12,2) AS o_totalprice
+FROM generate_series(1, 20000) g;
+CREATE TABLE gbl AS SELECT 1 + (g * 7919) % 20000 AS l_orderkey,
+    (CASE WHEN (1 + (g * 7919) % 20000) % 89 = 0 THEN 60 ELSE g % 50 END)::numeric(12,2) AS l_quantity
+FROM generate_series(1, 120000) g;
+ANALYZE gbo, gbl;
+EXPLAIN (COSTS OFF) SELECT o_custkey, o_orderkey, o_totalprice, sum(l_quantity) FROM gbo JOIN gbl ON o_orderkey = l_orderkey
+WHERE o_orderkey IN (SELECT l_orderkey FROM gbl GROUP BY l_orderkey HAVING sum(l_quantity) > 300)
+GROUP BY o_custkey, o_orderkey, o_totalprice ORDER BY o_totalprice DESC, o_orderkey LIMIT 100;
+SELECT node, same, groups FROM gbq('SELECT o_custkey, o_orderkey, o_totalprice, sum(l_quantity) FROM gbo JOIN gbl ON o_orderkey = l_orderkey
+WHERE o_orderkey IN (SELECT l_orderkey FROM gbl GROUP BY l_orderkey HAVING sum(l_quantity) > 300)
+GROUP BY o_custkey, o_orderkey, o_totalprice ORDER BY o_totalprice DESC, o_orderkey LIMIT 100');
+DROP TABLE gbo, gbl;
 -- an empty table, every row filtered out, WHERE expressions (IN, column
 -- against column, OR)
 CREATE TABLE gbe (k int4, t text, x int8, f float8);
@@ -224,14 +245,61 @@ ANALYZE gbw;
 SELECT * FROM gbq($q$SELECT n * 2, count(*), sum(k), sum(n), gpu_sum(k) FROM gbw GROUP BY 1$q$);
 SELECT * FROM gbq($q$SELECT k, n * 2, count(*), max(n * 2) FROM gbw GROUP BY 1, 2$q$);
 DROP TABLE gbw;
--- a boolean key (not computed as an output yet) and date_trunc of a date
--- (a timestamptz in the session's time zone): PostgreSQL's plan
+-- a boolean key (not computed as an output yet): PostgreSQL's plan
 SELECT node, same, groups FROM gbq($q$SELECT k16 < 4, count(*) FROM gbn GROUP BY 1$q$);
-SELECT node, same, groups FROM gbq($q$SELECT date_trunc('month', kd), count(*) FROM gbn GROUP BY 1$q$);
 SELECT * FROM gbq($q$SELECT CASE WHEN k16 < 4 THEN q END, count(*), gpu_sum(r) FROM gbn GROUP BY 1$q$);
 -- a key whose estimate is every row's (date_trunc of a column of 200 000
 -- values): PostgreSQL's plan, which costs less at that many groups
 SELECT node, same, groups FROM gbq($q$SELECT date_trunc('day', ts), count(*), gpu_sum(f) FROM gbn GROUP BY 1$q$);
+
+-- date_trunc of a timestamptz, in the session's time zone as the scan
+-- runs (the zone's transitions over the column's statistics' years): the
+-- local time truncated, then placed back as DetermineTimeZoneOffset places
+-- it; to an hour at the instant's own offset.  gbz's instants pass every
+-- transition of 2014-2020, and each 10 minutes around 2016's in New York
+-- and Lord Howe (a 30-minute shift); Kolkata is +05:30.  A date's
+-- date_trunc is a timestamptz's too.  evaluated: rows handed back
+CREATE TABLE gbz AS
+SELECT g AS id, CASE WHEN g % 97 <> 0 THEN timestamptz '2014-01-01 00:00+00' + (g % 12007) * interval '4 hours 23 minutes 13.25 seconds' END AS t,
+       date '2014-01-01' + g % 2500 AS d, g % 100 AS x
+FROM generate_series(1, 120000) g
+UNION ALL
+SELECT 0, c + m * interval '10 minutes', NULL, m % 100
+FROM unnest(ARRAY['2016-03-13 07:00+00', '2016-11-06 06:00+00', '2016-04-02 15:00+00', '2016-10-01 15:30+00']::timestamptz[]) c,
+     generate_series(-144, 144) m;
+ANALYZE gbz;
+-- gbzq(zone, q): gbq's node, same and groups in that zone, and the rows the node handed back
+CREATE FUNCTION gbzq(zone text, q text, OUT node boolean, OUT same boolean, OUT groups bigint, OUT evaluated bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+    plan text;
+BEGIN
+    PERFORM set_config('TimeZone', zone, true);
+    SELECT g.node, g.same, g.groups INTO node, same, groups FROM gbq(q) g;
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, COSTS OFF) ' || q INTO plan;
+    evaluated := (regexp_match(plan, '"Rows Evaluated by PostgreSQL": (\d+)'))[1]::bigint;
+END $$;
+SELECT z, f, q.* FROM unnest(ARRAY['America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata']) z,
+    unnest(ARRAY['day', 'week', 'month', 'hour']) f,
+    gbzq(z, format($q$SELECT date_trunc(%L, t), count(*), sum(x), max(id) FROM gbz GROUP BY 1$q$, f)) q;
+SELECT q.* FROM gbzq('America/New_York', $q$SELECT date_trunc('month', d), count(*), sum(x) FROM gbz GROUP BY 1$q$) q;
+SELECT q.* FROM gbzq('Australia/Lord_Howe', $q$SELECT date_trunc('quarter', d::timestamptz), t::date, count(*) FROM gbz GROUP BY 1, 2$q$) q;
+-- a generic plan made in one zone and run in another: the zone it runs in
+SET plan_cache_mode = force_generic_plan;
+SET TimeZone = 'America/New_York';
+PREPARE gbzp AS SELECT date_trunc('day', t), count(*), sum(x) FROM gbz GROUP BY 1;
+EXPLAIN (COSTS OFF) EXECUTE gbzp;
+CREATE TEMP TABLE gbzp_ny AS EXECUTE gbzp;
+SELECT a.groups, a.answer = n.answer AS same FROM gbtext('SELECT * FROM gbzp_ny', false) a,
+    gbtext('SELECT date_trunc(''day'', t), count(*), sum(x) FROM gbz GROUP BY 1', true) n;
+SET TimeZone = 'Australia/Lord_Howe';
+CREATE TEMP TABLE gbzp_lh AS EXECUTE gbzp;
+SELECT a.groups, a.answer = n.answer AS same FROM gbtext('SELECT * FROM gbzp_lh', false) a,
+    gbtext('SELECT date_trunc(''day'', t), count(*), sum(x) FROM gbz GROUP BY 1', true) n;
+SELECT count(*) AS days_moved FROM (SELECT * FROM gbzp_ny EXCEPT SELECT * FROM gbzp_lh) e;
+DEALLOCATE gbzp;
+RESET plan_cache_mode;
+RESET TimeZone;
 
 -- a key under a non-deterministic collation (ICU's case-insensitive
 -- 'und-u-ks-level2') is not byte equality: the node must leave it to
@@ -354,6 +422,8 @@ SELECT * FROM gbq('SELECT k100k, count(*), sum(i), gpu_sum(f) FROM gbn GROUP BY 
 SELECT * FROM gbq('SELECT k16, kd, ks, kb, count(*), gpu_sum(r), max(tz) FROM gbn WHERE i > s GROUP BY k16, kd, ks, kb');
 SELECT * FROM gbq('SELECT left(t, 6), length(t), trim_scale(n), count(*), sum(x) FROM gbk GROUP BY t, n');
 SELECT * FROM gbq('SELECT k, t, count(*), gpu_sum(x) FROM gbp GROUP BY k, t');
+EXPLAIN (COSTS OFF) SELECT date_trunc('day', t), count(*), sum(x) FROM gbz GROUP BY 1;
+SELECT q.* FROM gbzq('Australia/Lord_Howe', $q$SELECT date_trunc('day', t), count(*), sum(x) FROM gbz GROUP BY 1$q$) q;
 -- each participant's groups outgrowing its budget: PostgreSQL's plan
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
@@ -368,5 +438,5 @@ SET max_parallel_workers_per_gather = 0;
 
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
-DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc;
-DROP FUNCTION gbq(text), gbtext(text, boolean), gbnode(text);
+DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc, gbz;
+DROP FUNCTION gbzq(text, text), gbq(text), gbtext(text, boolean), gbnode(text);
