@@ -11,7 +11,10 @@
  * two of date, timestamp and timestamptz where one side is a constant (a
  * range bound at the scan's start in the session's zone); casts
  * among the integers, floats and numerics (to a declared precision and
- * scale too), date to timestamp and back; AND, OR, NOT, IS [NOT] NULL, IS [NOT]
+ * scale too), date to timestamp and back, and between timestamptz and
+ * either in the session's zone (a table of its transitions bound at the
+ * scan's start), as are EXTRACT and date_trunc of a timestamptz; AND, OR,
+ * NOT, IS [NOT] NULL, IS [NOT]
  * TRUE/FALSE, IN lists and = ANY / <> ALL of a constant array.  Constants
  * are literals, parameters, or expressions without columns made of
  * pg_catalog's stable functions (now(), CURRENT_DATE, a date plus an
