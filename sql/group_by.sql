@@ -248,9 +248,11 @@ DROP TABLE gbw;
 -- a boolean key (not computed as an output yet): PostgreSQL's plan
 SELECT node, same, groups FROM gbq($q$SELECT k16 < 4, count(*) FROM gbn GROUP BY 1$q$);
 SELECT * FROM gbq($q$SELECT CASE WHEN k16 < 4 THEN q END, count(*), gpu_sum(r) FROM gbn GROUP BY 1$q$);
--- a key whose estimate is every row's (date_trunc of a column of 200 000
--- values): PostgreSQL's plan, which costs less at that many groups
+-- a key PostgreSQL estimates at every row's value (date_trunc of a column
+-- of 200 000 values): the node bounds its groups by the days (hours) the
+-- column's statistics span, and takes it
 SELECT node, same, groups FROM gbq($q$SELECT date_trunc('day', ts), count(*), gpu_sum(f) FROM gbn GROUP BY 1$q$);
+SELECT node, same, groups FROM gbq($q$SELECT date_trunc('hour', ts), count(*), sum(x) FROM gbn GROUP BY 1$q$);
 
 -- date_trunc of a timestamptz, in the session's time zone as the scan
 -- runs (the zone's transitions over the column's statistics' years): the

@@ -1717,6 +1717,76 @@ emitted_rows(const BulkQuery *q, double groups, double rows)
 }
 
 /*
+ * At most how many groups date_trunc(field, x) makes, from the instants x's
+ * statistics span (gr_time_stats_range) and the field's shortest unit (a
+ * local day may be 23 hours, a month 28 days); false for another key.
+ */
+static bool
+trunc_groups(PlannerInfo *root, Node *key, double *groups)
+{
+	static const struct
+	{
+		const char *field;
+		int64		secs;
+	}			units[] = {
+		{"minute", 60}, {"hour", 3600}, {"day", 23 * 3600}, {"week", 7 * 86400 - 3600},
+		{"month", 28 * 86400 - 3600}, {"quarter", 89 * 86400 - 3600}, {"year", 365 * 86400 - 3600}
+	};
+	FuncExpr   *f = (FuncExpr *) key;
+	Const	   *c;
+	char	   *field;
+	int64		lo,
+				hi;
+
+	if (!IsA(key, FuncExpr) || list_length(f->args) != 2 ||
+		strcmp(get_func_name(f->funcid), "date_trunc") != 0 ||
+		!IsA(linitial(f->args), Const) || (c = linitial(f->args))->constisnull ||
+		c->consttype != TEXTOID ||
+		!gr_time_stats_range(root, lsecond(f->args), &lo, &hi))
+		return false;
+	field = TextDatumGetCString(c->constvalue);
+	for (int i = 0; i < lengthof(units); i++)
+		if (pg_strcasecmp(field, units[i].field) == 0)
+		{
+			/* the units the span touches, one more at either end */
+			*groups = (double) ((hi - lo) / units[i].secs) + 3;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * PostgreSQL's estimate of the groups among rows, bounded where keys are
+ * date_trunc of a time column: estimate_num_groups takes date_trunc('day',
+ * ts) to have as many values as ts, so over timestamps all distinct it
+ * gives a group a row, and the node (costed by its groups) kept
+ * PostgreSQL's plan, for a handful of days.  The bound is the product of
+ * each key's groups, a truncation's at most what its span allows.
+ */
+static double
+group_estimate(PlannerInfo *root, List *exprs, double rows)
+{
+	double		groups = estimate_num_groups(root, exprs, rows, NULL, NULL);
+	double		bound = 1;
+	bool		truncated = false;
+	ListCell   *lc;
+
+	foreach(lc, exprs)
+	{
+		double		one = estimate_num_groups(root, list_make1(lfirst(lc)), rows, NULL, NULL);
+		double		most;
+
+		if (trunc_groups(root, lfirst(lc), &most) && most < one)
+		{
+			one = most;
+			truncated = true;
+		}
+		bound *= one;
+	}
+	return truncated ? Max(1, Min(groups, bound)) : groups;
+}
+
+/*
  * A GROUP BY: the node emits each group's partial states and PostgreSQL's
  * Finalize Aggregate merges them, over the node itself, and over Gather
  * over the parallel-aware node where the planner would consider a
@@ -1739,9 +1809,9 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 		gr_decline("a native aggregate here has no partial state the node can hand to PostgreSQL's Finalize Aggregate (a float sum, average or variance)");
 		return;
 	}
-	groups = estimate_num_groups(root, get_sortgrouplist_exprs(gr_group_clause(root),
-															   root->parse->targetList),
-								 input_rel->rows, NULL, NULL);
+	groups = group_estimate(root, get_sortgrouplist_exprs(gr_group_clause(root),
+														  root->parse->targetList),
+							input_rel->rows);
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
 	add_finalize_paths(root, input_rel, grouped_rel,

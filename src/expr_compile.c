@@ -691,8 +691,8 @@ operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, in
  * or timestamptz column's statistics (histogram bounds and most common
  * values) under src's casts; false where there are none.
  */
-static bool
-time_stats_range(GrExprBuilder *b, Expr *src, int64 *lo, int64 *hi)
+bool
+gr_time_stats_range(PlannerInfo *root, Expr *src, int64 *lo, int64 *hi)
 {
 	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
 	VariableStatData vardata;
@@ -703,12 +703,12 @@ time_stats_range(GrExprBuilder *b, Expr *src, int64 *lo, int64 *hi)
 						   (IsA(src, FuncExpr) && list_length(((FuncExpr *) src)->args) == 1)))
 		src = IsA(src, RelabelType) ? ((RelabelType *) src)->arg :
 			linitial(((FuncExpr *) src)->args);
-	if (b->root == NULL || src == NULL || !IsA(src, Var))
+	if (root == NULL || src == NULL || !IsA(src, Var))
 		return false;
 	type = exprType((Node *) src);
 	if (time_code(type) == 0)
 		return false;
-	examine_variable(b->root, (Node *) src, 0, &vardata);
+	examine_variable(root, (Node *) src, 0, &vardata);
 	for (int i = 0; i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
 	{
 		AttStatsSlot sslot;
@@ -759,7 +759,7 @@ zone_window(GrExprBuilder *b, Expr *src)
 	int64		lo,
 				hi;
 
-	if (time_stats_range(b, src, &lo, &hi))
+	if (gr_time_stats_range(b->root, src, &lo, &hi))
 	{
 		lo -= GR_ZONE_MARGIN_DAYS * SECS_PER_DAY;
 		hi += GR_ZONE_MARGIN_DAYS * SECS_PER_DAY;
