@@ -35,9 +35,12 @@
 # Another PostgreSQL major: GPU_HOST_PG=TARBALL, a tarball of
 # test/gpuhost_pack.sh (17, 18, 19) carried into the checkout, e.g.
 #   GPU_HOST_PG=.gpuhost/pg18.tar.xz GPU_REDUCE_SO=.gpubuild/pg18/gpu_reduce.so bash test/gpu_host.sh
+#   GPU_HOST_PG=.gpuhost19/pg19.tar.xz GPU_REDUCE_SO=.gpubuild19/gpu_reduce.so bash test/gpu_host.sh
 # (test/gpu/start-pg.sh unpacks it into /tmp/pg in place of another major's
 # tree; the carried library must be built against the same major; without
 # one the checkout is built here with the tarball's PGXS and this host's nvcc).
+# A tarball packed from Debian's binaries (19) runs on the glibc it brings,
+# through the link /tmp/.gr19 that its activate.sh makes (run as root).
 # usage: bash test/gpu_host.sh [ROWS]     (logs under $OUT or /tmp/gpu_host)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

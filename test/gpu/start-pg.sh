@@ -4,7 +4,11 @@
 # test/gpuhost_pack.sh makes those of 17, 18 and 19) into DIR (default
 # /tmp/pg) and starts a server there as user pgrun, unless one runs there
 # already.  A DIR holding another major is stopped and emptied first (its
-# cluster cannot run on this one).
+# cluster cannot run on this one).  A tarball packed from Debian's binaries
+# (19 today) brings its own glibc: its programs' ELF interpreter is
+# /tmp/.grMAJOR/glibc/ld-linux-x86-64.so.2, and sourcing its activate.sh (as
+# root, here) points that link at DIR/pgroot/syslib; nothing of it goes on
+# LD_LIBRARY_PATH, which this host's own programs (su, sh, tar) share.
 # usage: [GPU_HOST_PG=TARBALL] start-pg.sh [DIR] [postgres options, e.g. -c shared_preload_libraries=gpu_reduce]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -25,6 +29,12 @@ if [ ! -x "$dir/pgroot/usr/lib/postgresql/$major/bin/postgres" ]; then
 	tar -C "$dir" -xJf "$tarball"
 fi
 source "$dir/pgroot/activate.sh"
+# (a missing ELF interpreter reads as "No such file or directory")
+"$dir/pgroot/usr/lib/postgresql/$major/bin/postgres" --version >/dev/null || {
+	[ ! -d "$dir/pgroot/syslib/glibc" ] || echo "start-pg.sh: /tmp/.gr$major -> $(readlink "/tmp/.gr$major"), not $dir/pgroot/syslib?" >&2
+	echo "start-pg.sh: the packed postgres does not run here" >&2
+	exit 1
+}
 id pgrun >/dev/null 2>&1 || useradd -m pgrun
 chmod 755 "$dir" "$dir/pgroot"
 mkdir -p "$dir/sock" "$dir/data" "$dir/log" && chown pgrun "$dir/sock" "$dir/data" "$dir/log"
