@@ -321,7 +321,8 @@ fit_pgxs_to_host() {
 		pk_log "pg_config.h: no typeof_unqual"
 		GV=$(gcc -dumpfullversion) perl -i -pe 's|^#define HAVE_TYPEOF_UNQUAL 1|/* #undef HAVE_TYPEOF_UNQUAL (not in gcc $ENV{GV}) */|' "$h"
 	fi
-	for fn in $(sed -n 's/^#define HAVE_DECL_\([A-Z0-9_]*\) 1$/\1/p' "$h"); do
+	# (LLVM's declarations matter only to the JIT, which is not packed)
+	for fn in $(sed -n 's/^#define HAVE_DECL_\([A-Z0-9_]*\) 1$/\1/p' "$h" | grep -v '^LLVM'); do
 		printf '#define _GNU_SOURCE\n#include <string.h>\n#include <stdlib.h>\n#include <unistd.h>\n#include <fcntl.h>\n#include <sys/uio.h>\nvoid *p = (void *) %s;\n' \
 			"$(tr 'A-Z' 'a-z' <<<"$fn")" | gcc -x c -c -o /dev/null - 2>/dev/null && continue
 		pk_log "pg_config.h: HAVE_DECL_$fn 0 (not in this host's headers)"
@@ -419,7 +420,10 @@ pack_binary() {
 	cp -a "$CR/usr/lib/postgresql/$MAJOR" "$PGROOT/usr/lib/postgresql/"
 	cp -a "$CR/usr/share/postgresql/$MAJOR" "$PGROOT/usr/share/postgresql/"
 	cp -a "$CR/usr/include/postgresql" "$PGROOT/usr/include/"
-	rm -rf "$PGROOT/usr/share/postgresql/$MAJOR/man" "$BIN/pgindent"
+	# no JIT (17 ships llvmjit.so in postgresql-17; 19 in a -jit package not
+	# taken): the server runs without it, and libLLVM alone would double the tarball
+	rm -rf "$PGROOT/usr/share/postgresql/$MAJOR/man" "$BIN/pgindent" "$PGROOT/usr/lib/postgresql/$MAJOR/lib/bitcode" \
+		"$PGROOT/usr/lib/postgresql/$MAJOR/lib"/llvmjit*.so
 	bad=$(find "$PGROOT" -type l -lname '/*' -printf '%p -> %l\n')
 	[ -z "$bad" ] || { echo "$bad" >&2; pk_die "links out of the tree"; }
 	list_elf_files
