@@ -128,11 +128,22 @@ typedef enum GrPageType
  * of the join join_key, after the header (GR_PAGE_ALIGN(sizeof(GrPageJob)));
  * the service keeps the image on the device that runs it, for the page
  * jobs of that join, until a release job names the key or the process
- * that named it (join_key's high 32 bits) has gone
+ * that named it (join_key's high 32 bits) has gone.  With marks_len (the
+ * first chunk's), the relation is a marked join's: the image gets
+ * marks_len bytes of marks beside it there, zeroed, which its page jobs
+ * set (GR_PAGE_JOIN_MARK) and which go with it
  */
 #define GR_PAGE_JOB_UPLOAD		0x0004
 /* a job that brings no pages: free join_key's images on the device that runs it */
 #define GR_PAGE_JOB_RELEASE		0x0008
+/*
+ * a job that brings no pages: copy bytes [upload_off, upload_off +
+ * upload_len) of the marks of hashed relation image_index of join_key on
+ * the device that runs it into the job after the header, where an upload
+ * brings its bytes (the backend ORs them into its own marks once every
+ * page job of the scan is done)
+ */
+#define GR_PAGE_JOB_MARKS		0x0010
 
 /* GrPageEntry.flags: every normal line pointer up to nlp is visible */
 #define GR_PAGE_ALL_NORMAL		0x0001
@@ -164,8 +175,9 @@ typedef struct GrPageFallback
 #define GR_PAGE_JOIN_ANTI		3	/* goes on where none does */
 #define GR_PAGE_JOIN_MARK		4	/* marks every row it matches (a byte of marks
 									 * each, set to 1) and goes no further: a
-									 * marked join (the host's run of a job
-									 * only, whose marks are in its memory) */
+									 * marked join (the marks are the host's
+									 * in its run of a job, the device's copy
+									 * beside the image on a GPU) */
 
 /*
  * One hashed relation a job's rows are probed against, in order, after the
@@ -185,7 +197,8 @@ typedef struct GrPageJoin
 	int16_t		keycol[GR_PAGE_JOIN_KEYS];
 	uint8_t		keywidth[GR_PAGE_JOIN_KEYS];	/* the row's column's width */
 	uint32_t	varmask;		/* values that are varlenas (bit i: value i) */
-	uint64_t	marks;			/* GR_PAGE_JOIN_MARK: the marks' address */
+	uint64_t	marks;			/* GR_PAGE_JOIN_MARK: the marks' address where
+								 * the job runs (the service sets a device's) */
 } GrPageJoin;
 
 /* One reduction of a job: an output aggregate over one of the columns. */
@@ -262,6 +275,7 @@ typedef struct GrPageJob
 	uint32_t	upload_len;		/* and the bytes it brings, from upload_off */
 	uint64_t	image_bytes;
 	uint64_t	upload_off;
+	uint64_t	marks_len;		/* an upload: its relation's marks (0: none) */
 } GrPageJob;
 
 /* Round up to 16 bytes: every part of a job starts aligned for the device. */
@@ -294,7 +308,7 @@ gr_page_job_jprog(GrPageJob *job)
 	return job->jprog_off == 0 ? NULL : (GrExprProg *) ((char *) job + job->jprog_off);
 }
 
-/* An upload job's bytes. */
+/* An upload job's bytes (a marks job's too). */
 static inline uint8_t *
 gr_page_upload_data(GrPageJob *job)
 {
@@ -332,6 +346,12 @@ gr_page_join_row(const GrPageJob *job, const GrExprProg *jprog, uint64_t *vals, 
 			e = gr_join_image_first(base, key);
 		if (pj->type == GR_PAGE_JOIN_MARK)
 		{
+			/*
+			 * every probe that sets a mark sets it to 1 (on a GPU many
+			 * threads may store the same byte: the same value, in global
+			 * memory), and reads it first so that a marked row's line is
+			 * not written again
+			 */
 			uint8_t    *marks = (uint8_t *) (uintptr_t) pj->marks;
 
 			if (e >= 0)

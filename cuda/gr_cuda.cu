@@ -565,7 +565,7 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		{
 			const GrPageJoin *pj = &job->joins[j];
 
-			if (pj->type > GR_PAGE_JOIN_ANTI || pj->nkeys < 1 || pj->nkeys > GR_PAGE_JOIN_KEYS ||
+			if (pj->type > GR_PAGE_JOIN_MARK || pj->nkeys < 1 || pj->nkeys > GR_PAGE_JOIN_KEYS ||
 				pj->valpos < base || pj->valpos + pj->nvals > job->jbase)
 				return gr_fail(GR_CUDA_EINVAL, "page job: bad join header", cudaSuccess);
 			for (int k = 0; k < pj->nkeys; k++)
@@ -838,8 +838,9 @@ gr_scan_collect(GrCudaContext *c, GrPageJob *job)
  * hashed relation's image per join, relation and device, uploaded in
  * chunks by upload jobs before the join's page jobs, and freed by a
  * release job, or when the process that named them has gone
- * (gr_cuda_join_images_drop).  The service is
- * one thread: no lock.
+ * (gr_cuda_join_images_drop).  A marked join's relation has its marks
+ * beside it, which its page jobs set and marks jobs copy out.  The
+ * service is one thread: no lock.
  */
 #define GR_JOIN_IMAGES	256
 
@@ -851,6 +852,8 @@ typedef struct GrJoinTab
 	uint64_t	bytes;
 	uint64_t	received;		/* the image is whole once all bytes are */
 	void	   *mem;
+	uint8_t    *marks;			/* a marked join's relation: a byte per row */
+	uint64_t	marks_len;
 } GrJoinTab;
 
 static GrJoinTab gr_join_tabs[GR_JOIN_IMAGES];
@@ -865,13 +868,15 @@ gr_join_tab_find(uint64_t key, uint32_t index, int device)
 	return NULL;
 }
 
-/* Free an image once the work queued on its device is done (a page job may read it). */
+/* Free an image and its marks once the work queued on its device is done (a page job may read them). */
 static void
 gr_join_tab_free(GrJoinTab *t)
 {
 	(void) cudaSetDevice(t->device);
 	(void) cudaDeviceSynchronize();
 	(void) cudaFree(t->mem);
+	if (t->marks != NULL)
+		(void) cudaFree(t->marks);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -905,8 +910,10 @@ gr_cuda_join_images_owners(uint32_t *pids, int max)
 
 /*
  * An upload job: its bytes into its image on c's device (made by the first
- * bytes), the copy queued on c's stream: the job is done, and the slot the
- * backend's again, once it has landed.
+ * bytes, with its marks zeroed where it has some), the copy queued on c's
+ * stream: the job is done, and the slot the backend's again, once it has
+ * landed.  Marks are a byte for every row of the image (its header is in
+ * the first bytes): a probe stores to marks[row].
  */
 static int
 gr_join_upload(GrCudaContext *c, GrPageJob *job)
@@ -916,7 +923,11 @@ gr_join_upload(GrCudaContext *c, GrPageJob *job)
 
 	if (job->join_key == 0 || job->image_bytes < sizeof(GrJoinImage) ||
 		job->upload_off + job->upload_len > job->image_bytes ||
-		GR_PAGE_ALIGN(sizeof(GrPageJob)) + (uint64_t) job->upload_len > job->bytes_all)
+		GR_PAGE_ALIGN(sizeof(GrPageJob)) + (uint64_t) job->upload_len > job->bytes_all ||
+		(job->upload_off == 0 && job->marks_len > 0 &&
+		 (job->upload_len < sizeof(GrJoinImage) ||
+		  ((const GrJoinImage *) gr_page_upload_data(job))->nrows < 0 ||
+		  job->marks_len < (uint64_t) ((const GrJoinImage *) gr_page_upload_data(job))->nrows)))
 		return gr_fail(GR_CUDA_EINVAL, "upload job: bad header", cudaSuccess);
 	if (job->upload_off == 0)
 	{
@@ -937,6 +948,26 @@ gr_join_upload(GrCudaContext *c, GrPageJob *job)
 		t->device = c->device;
 		t->bytes = job->image_bytes;
 		t->received = 0;
+		if (job->marks_len > 0)
+		{
+			err = cudaMalloc((void **) &t->marks, job->marks_len);
+			if (err != cudaSuccess)
+			{
+				t->marks = NULL;
+				(void) cudaGetLastError();
+				gr_join_tab_free(t);
+				return gr_fail(GR_CUDA_ENOMEM, "upload job: cudaMalloc of a hashed relation's marks",
+							   err);
+			}
+			t->marks_len = job->marks_len;
+			/* on the stream of the copies: zero before the job is done */
+			err = cudaMemsetAsync(t->marks, 0, job->marks_len, c->stream);
+			if (err != cudaSuccess)
+			{
+				gr_join_tab_free(t);
+				return gr_check(err, "upload job: zero a hashed relation's marks");
+			}
+		}
 	}
 	else if (t == NULL || t->bytes != job->image_bytes || t->received != job->upload_off)
 		return gr_fail(GR_CUDA_EINVAL, "upload job: out of order", cudaSuccess);
@@ -953,19 +984,53 @@ gr_join_upload(GrCudaContext *c, GrPageJob *job)
 	return GR_CUDA_OK;
 }
 
-/* Point a join's page job at its images on c's device. */
+/*
+ * Point a join's page job at its images on c's device, and a marked join's
+ * relation at its marks there; a marked join's probe goes no further (the
+ * relations after it are probed by the host's walk), so it needs none of
+ * theirs.
+ */
 static int
 gr_join_bind(GrCudaContext *c, GrPageJob *job)
 {
 	for (int j = 0; j < job->njoins; j++)
 	{
 		GrJoinTab  *t = gr_join_tab_find(job->join_key, (uint32_t) j, c->device);
+		bool		mark = job->joins[j].type == GR_PAGE_JOIN_MARK;
 
-		if (t == NULL || t->received != t->bytes)
+		if (t == NULL || t->received != t->bytes || (mark && t->marks == NULL))
 			return gr_fail(GR_CUDA_ENOIMAGE, "page job: a hashed relation is not on this GPU",
 						   cudaSuccess);
 		job->joins[j].image = (uint64_t) (uintptr_t) t->mem;
+		job->joins[j].marks = (uint64_t) (uintptr_t) t->marks;
+		if (mark)
+			break;
 	}
+	return GR_CUDA_OK;
+}
+
+/*
+ * A marks job: its bytes of a marked join's marks on c's device, into the
+ * job, the copy queued on c's stream (done once it has landed).  The page
+ * jobs that set them are done: the backend asks once all of them are, and
+ * a job is done only once its kernel is.
+ */
+static int
+gr_join_marks(GrCudaContext *c, GrPageJob *job)
+{
+	GrJoinTab  *t = gr_join_tab_find(job->join_key, job->image_index, c->device);
+	cudaError_t err;
+
+	if (job->join_key == 0 ||
+		GR_PAGE_ALIGN(sizeof(GrPageJob)) + (uint64_t) job->upload_len > job->bytes_all)
+		return gr_fail(GR_CUDA_EINVAL, "marks job: bad header", cudaSuccess);
+	if (t == NULL || t->marks == NULL || job->upload_off + job->upload_len > t->marks_len)
+		return gr_fail(GR_CUDA_ENOIMAGE, "marks job: the marks are not on this GPU", cudaSuccess);
+	err = cudaMemcpyAsync(gr_page_upload_data(job), t->marks + job->upload_off,
+						  job->upload_len, cudaMemcpyDeviceToHost, c->stream);
+	if (err != cudaSuccess)
+		return gr_check(err, "marks job: copy the marks out");
+	memset(job->counts, 0, sizeof(job->counts));
 	return GR_CUDA_OK;
 }
 
@@ -987,13 +1052,15 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 	uint32_t	hmask = 0;
 	int			ncache = 0;
 
-	/* an upload or release brings no pages: none of a page job's checks */
-	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE))
+	/* an upload, release or marks job brings no pages: none of a page job's checks */
+	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE | GR_PAGE_JOB_MARKS))
 	{
 		if ((rc = gr_check(cudaSetDevice(c->device), "cudaSetDevice")) != GR_CUDA_OK)
 			return rc;
 		if (job->flags & GR_PAGE_JOB_UPLOAD)
 			return gr_join_upload(c, job);
+		if (job->flags & GR_PAGE_JOB_MARKS)
+			return gr_join_marks(c, job);
 		gr_cuda_join_images_drop(0, job->join_key);
 		memset(job->counts, 0, sizeof(job->counts));
 		return GR_CUDA_OK;
@@ -1094,7 +1161,7 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	int			dense_col = -1; /* the column page_dense holds */
 	int			rc;
 
-	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE))
+	if (job->flags & (GR_PAGE_JOB_UPLOAD | GR_PAGE_JOB_RELEASE | GR_PAGE_JOB_MARKS))
 		return GR_CUDA_OK;		/* done at its first half */
 	if ((rc = gr_check_job(c, job)) != GR_CUDA_OK)
 		return rc;

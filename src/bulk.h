@@ -118,7 +118,8 @@ typedef struct GrPageJoinRel
 	uint32		varmask;		/* values that are varlenas */
 	const void *image;			/* join_image.h, in this process's memory */
 	uint8	   *marks;			/* GR_PAGE_JOIN_MARK: a byte per row, set to 1
-								 * where a row matches it (cpu mode only) */
+								 * where a row matches it (cpu mode; a GPU
+								 * sets its own copy's) */
 } GrPageJoinRel;
 
 /*
@@ -159,7 +160,9 @@ typedef struct GrPageImages GrPageImages;
 extern GrPageImages *gr_page_path_own_images(MemoryContext cxt);
 extern uint64 gr_page_path_images_key(const GrPageImages *im);
 extern bool gr_page_path_upload_images(uint64 key, const void *const *images,
-									   const Size *bytes, int n, const char **why);
+									   const Size *bytes, const Size *marks, int n,
+									   const char **why);
+extern void gr_page_path_fetch_marks(uint64 key, int index, uint8 *marks, Size n);
 extern void gr_page_path_release_images(GrPageImages *im);
 extern void gr_page_path_add(GrPagePath *pp, Buffer buf, const OffsetNumber *vis, int n);
 extern bool gr_page_path_all_normal(Page page, Snapshot snapshot);

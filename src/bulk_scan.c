@@ -184,10 +184,13 @@ typedef struct BulkShared
 	/*
 	 * A marked join: its marks (a byte per hashed row, which participants
 	 * only ever set to 1), the participants probing (attached in phase 0;
-	 * the last to leave emits the marked rows, once), and the rows marked
+	 * the last to leave emits the marked rows, once), whether any
+	 * participant's jobs marked on a GPU (its copy of the marks must come
+	 * back first), and the rows marked
 	 */
 	dsa_pointer marks;
 	Barrier		probing;
+	pg_atomic_uint32 gpu_marked;
 	pg_atomic_uint64 marked_rows;
 	int64		hashed_rows[GR_JOIN_MAX_RELS];	/* for EXPLAIN ANALYZE */
 	Size		hash_bytes[GR_JOIN_MAX_RELS];
@@ -579,30 +582,34 @@ note_build(BulkJoin *bj, double ms)
  * Copy the hashed relations' images onto the GPUs, where the page path's
  * jobs will probe them (bs->image_key names them there; 0: they stay on
  * the CPU).  The key is the leader's in a parallel plan, else this
- * process's own, made now.
+ * process's own, made now.  A marked join's jobs probe its first relation
+ * alone, which has its marks on each GPU (emit_marked brings them back);
+ * the relations after it are probed by the walk, here.
  */
 static void
 upload_images(BulkScanState *bs)
 {
 	const void *images[GR_JOIN_MAX_RELS];
 	Size		bytes[GR_JOIN_MAX_RELS];
+	Size		marks[GR_JOIN_MAX_RELS];
+	int			n = bs->desc->joins[0].marked != 0 ? 1 : bs->njoins;
 	uint64		key;
 	const char *why;
 
 	bs->image_key = 0;
-	/* (a marked join's probes mark on the CPU: start_page_path) */
 	if ((GrPagePathMode) gr_page_path != GR_PAGE_PATH_ON || gr_gpu_pages_unavailable() != NULL ||
-		RelationUsesLocalBuffers(bs->tables[0].rel) || bs->desc->joins[0].marked != 0)
+		RelationUsesLocalBuffers(bs->tables[0].rel))
 		return;
 	if (bs->shared == NULL && (bs->images == NULL || gr_page_path_images_key(bs->images) == 0))
 		bs->images = gr_page_path_own_images(bs->css.ss.ps.state->es_query_cxt);
 	key = bs->shared != NULL ? bs->shared->image_key : gr_page_path_images_key(bs->images);
-	for (int j = 0; j < bs->njoins; j++)
+	for (int j = 0; j < n; j++)
 	{
 		images[j] = bs->joins[j].hash->image;
 		bytes[j] = bs->joins[j].hash->image->bytes;
+		marks[j] = bs->joins[j].desc->marked != 0 ? Max(bs->joins[j].hashed_rows, 1) : 0;
 	}
-	if (key != 0 && gr_page_path_upload_images(key, images, bytes, bs->njoins, &why))
+	if (key != 0 && gr_page_path_upload_images(key, images, bytes, marks, n, &why))
 		bs->image_key = key;
 }
 
@@ -1327,9 +1334,11 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
  * key's too) go on from the next relation, as joined rows of their values,
  * the table's columns and program outputs NULL (no aggregate, key or
  * clause reads them).  A row each, whatever the probes that marked it.
+ * from_gpu: some of the probes were a GPU's page jobs, whose marks are on
+ * the GPUs: the marks are the union of those and the backends'.
  */
 static void
-emit_marked(BulkScanState *bs)
+emit_marked(BulkScanState *bs, bool from_gpu)
 {
 	BulkTable  *t = &bs->tables[0];
 	BulkJoin   *bj = &bs->joins[0];
@@ -1347,6 +1356,12 @@ emit_marked(BulkScanState *bs)
 	kr.evaluated = false;
 	memset(tv, 0, sizeof(tv));
 	memset(tn, true, sizeof(tn));
+	/*
+	 * every participant's jobs are done (each finished its page path before
+	 * the barrier), and they marked each GPU's one copy of the marks
+	 */
+	if (from_gpu)
+		gr_page_path_fetch_marks(bs->image_key, 0, bj->marks, Max(h->nrows, 1));
 	bj->marked_rows = 0;
 	for (int64 e = 0; e < h->nrows; e++)
 	{
@@ -1680,10 +1695,14 @@ page_gpu(void *arg, struct GrPageJob *job)
  * several rows of a relation (inner or left) goes back to the CPU, and past
  * a job's list (GR_PAGE_MAX_FALLBACK rows) the CPU decodes the whole job
  * again; a relation with a tenth more rows than keys is probed on the CPU.
+ * A marked join's probe marks every row of its key, however many, and goes
+ * no further: no row goes back for its keys.
  */
 static bool
 keys_mostly_unique(const BulkScanState *bs)
 {
+	if (bs->desc->joins[0].marked != 0)
+		return true;
 	for (int j = 0; j < bs->njoins; j++)
 	{
 		const GrJoinImage *im = bs->joins[j].hash->image;
@@ -1823,11 +1842,6 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];
-	}
-	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && bs->desc->joins[0].marked != 0)
-	{
-		bs->page_path = "off (a marked join: its probes mark the hashed rows in the backend's memory, not on the GPU)";
-		return NULL;
 	}
 	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && !keys_mostly_unique(bs))
 	{
@@ -2041,8 +2055,20 @@ run_scan(BulkScanState *bs)
 	}
 	for (int i = 0; i < bs->ntables; i++)
 		scan_table(bs, &bs->tables[i]);
-	if (marked && (probing == NULL || BarrierArriveAndDetach(probing)))
-		emit_marked(bs);
+	/*
+	 * a job the GPU ran marked there (one it did not, or whose rows it
+	 * handed back, marked here): scan_table has waited for every job of
+	 * this participant, so the last to arrive knows of every GPU's job
+	 */
+	if (marked && probing == NULL)
+		emit_marked(bs, bs->counters[C_GPU_PAGES] > 0);
+	else if (marked)
+	{
+		if (bs->counters[C_GPU_PAGES] > 0)
+			pg_atomic_write_u32(&bs->shared->gpu_marked, 1);
+		if (BarrierArriveAndDetach(probing))
+			emit_marked(bs, pg_atomic_read_u32(&bs->shared->gpu_marked) != 0);
+	}
 	count_batches(bs, &before);
 }
 
@@ -2324,6 +2350,7 @@ init_counters(BulkShared *shared)
 	pg_atomic_init_u32(&shared->join_state, JOIN_UNBUILT);
 	shared->marks = InvalidDsaPointer;
 	BarrierInit(&shared->probing, 0);
+	pg_atomic_init_u32(&shared->gpu_marked, 0);
 	pg_atomic_init_u64(&shared->marked_rows, 0);
 }
 

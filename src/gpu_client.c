@@ -438,14 +438,15 @@ gr_gpu_wait_job_slot(int i, const char **error)
 }
 
 /*
- * Wait for a collect job (a scan's groups out of its table on a GPU):
- * its groups are the scan's answer and no CPU has them, so a failure is
- * an ERROR whatever gpu_reduce.fallback says.  The slot stays the
- * caller's (FILLING again, to submit the next), and on that ERROR too,
- * for its abort to give back.
+ * Wait for a collect job (a scan's groups out of its table on a GPU), or
+ * a marks job (a marked join's marks): what it brings ('lost' names it) is
+ * part of the scan's answer and no CPU has it, so a failure is an ERROR
+ * whatever gpu_reduce.fallback says.  The slot stays the caller's
+ * (FILLING again, to submit the next), and on that ERROR too, for its
+ * abort to give back.
  */
 void
-gr_gpu_collect_job_slot(int i)
+gr_gpu_collect_job_slot(int i, const char *lost)
 {
 	GrSlot	   *slot = gr_slot(i);
 	char		error[sizeof(slot->error)];
@@ -458,8 +459,8 @@ gr_gpu_collect_job_slot(int i)
 	strlcpy(error, slot->error, sizeof(error));
 	ereport(ERROR,
 			(errcode(ERRCODE_SYSTEM_ERROR),
-			 errmsg("GPU lost the groups of this scan: %s", error),
-			 errhint("Set gpu_reduce.page_path to off to group on the CPU.")));
+			 errmsg("GPU lost %s: %s", lost, error),
+			 errhint("Set gpu_reduce.page_path to off to run such scans on the CPU.")));
 }
 
 /* The GPU that ran a page job (once it is done). */

@@ -1058,7 +1058,7 @@ collect_device(GrPagePath *pp, int device)
 		job->bytes_all = pp->bytes_all;
 		job->collect_first = (uint32) first;
 		gr_gpu_submit_job_slot(slot, 0, device);
-		gr_gpu_collect_job_slot(slot);
+		gr_gpu_collect_job_slot(slot, "the groups of this scan");
 		total = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
 		n = first < total ? Min(total - first, (uint64) job->group_cap) : 0;
 		if (n > 0)
@@ -1236,11 +1236,13 @@ gr_page_path_release_images(GrPageImages *im)
 /*
  * Copy a join's images (join_image.h: n of them, bytes[j] each) onto every
  * GPU the service runs on, slot by slot, as the join's key names them
- * there (the images' owner frees them).  False, with why, where one could not be: the scan probes on the CPU then.
+ * there (the images' owner frees them); a marked join's relation (marks[j]
+ * not 0) with that many bytes of marks beside it, zeroed.  False, with
+ * why, where one could not be: the scan probes on the CPU then.
  */
 bool
-gr_page_path_upload_images(uint64 key, const void *const *images, const Size *bytes, int n,
-						   const char **why)
+gr_page_path_upload_images(uint64 key, const void *const *images, const Size *bytes,
+						   const Size *marks, int n, const char **why)
 {
 	Size		room = (Size) gr_shared->slot_bytes - GR_PAGE_ALIGN(sizeof(GrPageJob));
 	int			slot;
@@ -1264,6 +1266,7 @@ gr_page_path_upload_images(uint64 key, const void *const *images, const Size *by
 				job->image_bytes = bytes[j];
 				job->upload_off = off;
 				job->upload_len = (uint32) len;
+				job->marks_len = marks[j];
 				job->bytes_in = job->bytes_all = GR_PAGE_ALIGN(sizeof(GrPageJob)) + len;
 				memcpy(gr_page_upload_data(job), (const char *) images[j] + off, len);
 				ok = image_job(slot, gr_shared->devices[e].ordinal, why);
@@ -1271,4 +1274,51 @@ gr_page_path_upload_images(uint64 key, const void *const *images, const Size *by
 	if (slot >= 0)
 		gr_gpu_end_job_slot(slot, false);
 	return ok;
+}
+
+/*
+ * OR the marks every GPU's page jobs set in relation index's copy (key's,
+ * n bytes, as uploaded) into marks, slot-sized chunks at a time.  Call it
+ * once every page job that may have marked is done: a job is done only
+ * once its kernel is.  The marks are part of the answer and only the GPUs
+ * have them, so a failure is an ERROR (gr_gpu_collect_job_slot), and a
+ * free slot is waited for as long as it takes (interruptibly).
+ */
+void
+gr_page_path_fetch_marks(uint64 key, int index, uint8 *marks, Size n)
+{
+	Size		room = (Size) gr_shared->slot_bytes - GR_PAGE_ALIGN(sizeof(GrPageJob));
+	int			slot;
+
+	while ((slot = image_slot(1000)) < 0)
+		continue;
+	PG_TRY();
+	{
+		for (int e = 0; e < gr_shared->ndevices; e++)
+			for (Size off = 0; off < n; off += room)
+			{
+				GrPageJob  *job = (GrPageJob *) gr_slot_values(slot);
+				Size		len = Min(room, n - off);
+				const uint8 *got = gr_page_upload_data(job);
+
+				memset(job, 0, sizeof(GrPageJob));
+				job->flags = GR_PAGE_JOB_MARKS;
+				job->join_key = key;
+				job->image_index = (uint32) index;
+				job->upload_off = off;
+				job->upload_len = (uint32) len;
+				job->bytes_in = job->bytes_all = GR_PAGE_ALIGN(sizeof(GrPageJob)) + len;
+				gr_gpu_submit_job_slot(slot, 0, gr_shared->devices[e].ordinal);
+				gr_gpu_collect_job_slot(slot, "a marked join's marks");
+				for (Size i = 0; i < len; i++)
+					marks[off + i] |= got[i];
+			}
+	}
+	PG_CATCH();
+	{
+		gr_gpu_end_job_slot(slot, true);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	gr_gpu_end_job_slot(slot, false);
 }

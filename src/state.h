@@ -348,7 +348,7 @@ extern const char *gr_gpu_pages_unavailable(void);
 extern int	gr_gpu_take_job_slot(void);
 extern void gr_gpu_submit_job_slot(int i, int64 npages, int device);
 extern int	gr_gpu_job_slot_device(int i);
-extern void gr_gpu_collect_job_slot(int i);
+extern void gr_gpu_collect_job_slot(int i, const char *lost);
 extern bool gr_gpu_wait_job_slot(int i, const char **error);
 extern void gr_gpu_end_job_slot(int i, bool abandon);
 
