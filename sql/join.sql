@@ -270,7 +270,8 @@ SELECT * FROM same($$SELECT count(*), sum(ms_v) FROM jmark_small WHERE EXISTS (S
 SELECT * FROM same($$SELECT count(*), sum(ms_v) FROM jmark_small WHERE NOT EXISTS (SELECT 1 FROM jmark_big WHERE mb_key = ms_key)$$);
 ROLLBACK;
 DROP TABLE jmark_big, jmark_small;
--- the page path's jobs mark too (cpu mode; a GPU's jobs do not mark yet)
+-- the page path's jobs mark too (cpu mode here; on a GPU they mark its copy,
+-- which comes back once every job is done: test/gpu/join_page.sh)
 SET gpu_reduce.page_path = cpu;
 SELECT * FROM same($$SELECT pr_day, count(*), sum(pr_item) FROM jpromo
   WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
@@ -372,6 +373,8 @@ BEGIN
     END LOOP;
 END $$;
 SELECT page_path_of($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+-- a marked join's jobs mark (on a GPU, its copy of the marks)
+SELECT page_path_of($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
 -- the jobs count the rows each relation matched as the CPU's probe does
 SELECT explain_analyze($$SELECT s_region, count(*) FROM jsale JOIN jitem ON it_id = sa_item JOIN jstore ON s_id = sa_store
   WHERE NOT EXISTS (SELECT 1 FROM jpromo WHERE pr_item = sa_item) GROUP BY 1$$);
