@@ -56,6 +56,11 @@ SELECT * FROM sjq($$SELECT s_region, count(*), sum(sa_qty), min(s_open) FROM sj_
 SELECT * FROM sjq($$SELECT a.s_region, count(*), sum(b.s_id) FROM sj_sale JOIN sj_store a ON a.s_id = sa_store JOIN sj_store b ON b.s_region = a.s_region GROUP BY 1$$);
 -- without GROUP BY: the job keeps the joined rows' columns and reduces them
 SELECT * FROM sjq($$SELECT count(*), sum(sa_qty), max(s_open) FROM sj_sale JOIN sj_store ON s_id = sa_store$$);
+-- marked joins (the table inside EXISTS or NOT EXISTS): the kernel's probes
+-- mark the store's rows in the GPU's copy of the marks, a key of many rows too
+SELECT * FROM sjq($$SELECT s_region, count(*), sum(s_id) FROM sj_store WHERE EXISTS (SELECT 1 FROM sj_sale WHERE sa_store = s_id AND sa_qty > 6) GROUP BY 1$$);
+SELECT * FROM sjq($$SELECT count(*), min(s_open) FROM sj_store WHERE NOT EXISTS (SELECT 1 FROM sj_sale WHERE sa_store = s_id AND sa_qty > 7)$$);
+SELECT * FROM sjq($$SELECT s_name, count(*) FROM sj_store WHERE EXISTS (SELECT 1 FROM sj_sale WHERE sa_qty = s_region) GROUP BY 1$$);
 -- parallel: the first participant hashes and uploads, the others probe the same images
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
@@ -65,6 +70,9 @@ SET enable_hashjoin = off;
 SET enable_mergejoin = off;
 SELECT * FROM sjq($$SELECT it_kind, s_region, count(*), sum(sa_qty) FROM sj_sale JOIN sj_store ON s_id = sa_store JOIN sj_item ON it_id = sa_item GROUP BY 1, 2$$);
 SELECT * FROM sjq($$SELECT r_name, s_name, count(*), sum(sa_amount) FROM sj_sale JOIN sj_store ON s_id = sa_store JOIN sj_region ON r_id = s_region GROUP BY 1, 2$$);
+-- every participant's jobs mark the one copy on each GPU; the last to finish fetches it
+SELECT * FROM sjq($$SELECT s_region, count(*), sum(s_id) FROM sj_store WHERE EXISTS (SELECT 1 FROM sj_sale WHERE sa_store = s_id AND sa_qty > 6) GROUP BY 1$$);
+SELECT * FROM sjq($$SELECT count(*), min(s_open) FROM sj_store WHERE NOT EXISTS (SELECT 1 FROM sj_sale WHERE sa_store = s_id AND sa_qty > 7)$$);
 RESET ALL;
 DROP FUNCTION sjq(text);
 DROP TABLE sj_sale, sj_store, sj_item, sj_region;
