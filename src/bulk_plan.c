@@ -110,6 +110,32 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 #define GR_BULK_GPU_PAGE_COST	20.0
 
 /*
+ * A join whose page path will run on a GPU: its jobs probe the hashed
+ * relations' images, run the joined row's program and group the joined
+ * rows in the kernel as they decode the pages, so the probe table's pages
+ * cost GR_BULK_GPU_PAGE_COST each, as one table's.  The join costs the GPU
+ * little more: on an H200 (bench/pg/results/joins/README.md) star joins of
+ * 10 M fact rows (83 340 pages: bench/pg/star_tables.sh's jb_fact takes
+ * 8 334 a million rows) to one or two relations ran in 21.0-23.7 ms
+ * serially, 0.25-0.28 us a page, under the 0.7 us a page the constant
+ * stands for; a snowflake of three took 38.1 ms, TPC-H Q3's shape
+ * (16 000 groups collected from the GPU) 109.1 ms.  What stays on the CPU
+ * is costed as there: the child plans and their hashing, the rows of a key
+ * that matches several rows (handed back, decoded and joined by the
+ * backend: a share of them as large as the relation's rows beyond one a
+ * distinct key), and a marked join's walk.  Beside those, the images go to
+ * every GPU through the slots: a memcpy into the slot and a copy over PCIe
+ * a chunk, with a round trip to the service each, estimated (not measured)
+ * at 1 ns a byte, 1/50 of cpu_tuple_cost as GR_BULK_ROW_COST counts 50 ns
+ * for it; a marked join's marks come back the same way, a byte a row from
+ * each GPU.  A relation with a tenth more rows than distinct keys makes the
+ * page path probe on the CPU (bulk_scan.c's keys_mostly_unique): such a
+ * join is costed on the CPU.
+ */
+#define GR_BULK_GPU_BYTE_COST	(1.0 / 50)
+#define GR_BULK_GPU_MAX_DUPS	0.1
+
+/*
  * What each row the node emits under a GROUP BY costs beside the row
  * itself, as multiples of cpu_tuple_cost: its group (made in the group
  * table, its states made, its row formed), and each partial state that is
@@ -1430,6 +1456,39 @@ group_row_cost(const BulkQuery *q)
 }
 
 /*
+ * Whether a join's probes run on the GPU's page path (GR_BULK_GPU_BYTE_COST),
+ * and *handed, the share of the probe table's rows that still go back to
+ * the backend: those whose key matches several rows of an inner or left
+ * join's relation, at most its rows beyond one a distinct key over the
+ * distinct keys.  A marked join's probe marks every row of a key on the
+ * GPU and hands none back.
+ */
+static bool
+join_on_gpu(PlannerInfo *root, const GrJoinPlan *jp, double *handed)
+{
+	ListCell   *lc;
+
+	*handed = 0;
+	if (jp->marked != JOIN_INNER)
+		return true;
+	foreach(lc, jp->rels)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		double		rows = clamp_row_est(jr->path->rows);
+		double		keys;
+
+		if (jr->unique || (jr->jointype != JOIN_INNER && jr->jointype != JOIN_LEFT))
+			continue;
+		keys = estimate_num_groups(root, jr->keyexprs, rows, NULL, NULL);
+		if (rows > keys * (1 + GR_BULK_GPU_MAX_DUPS))
+			return false;
+		*handed += (rows - keys) / keys;
+	}
+	*handed = Min(*handed, 1.0);
+	return true;
+}
+
+/*
  * Make the node's path, producing target as rows rows: final (serial, no
  * GROUP BY) or partial states, parallel-aware with workers.
  */
@@ -1442,10 +1501,15 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	double		pages = 0;
 	double		cpu = 0;
 	double		joined = 0;		/* a join's joined rows grouped */
+	double		here = 1;		/* the share of rows the backend decodes */
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
-		gr_gpu_pages_unavailable() == NULL && q->join == NULL;
+		gr_gpu_pages_unavailable() == NULL &&
+		(q->join == NULL || join_on_gpu(root, q->join, &here));
 	ListCell   *lc;
 
+	/* on the GPU, only the rows a join's job hands back are the backend's */
+	if (!gpu)
+		here = 1;
 	list_sort(q->tables, table_cmp);
 	foreach(lc, q->tables)
 	{
@@ -1455,23 +1519,25 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		pages += t->pages;
 		if (gpu)
 			cpu += cpu_tuple_cost * GR_BULK_GPU_PAGE_COST * t->pages;
-		else
-			cpu += cpu_tuple_cost * t->tuples *
-				(GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
-				(q->join != NULL ? 0 : cpu_operator_cost * t->tuples * list_length(q->keys));
+		if (!gpu || here > 0)
+			cpu += here * (cpu_tuple_cost * t->tuples *
+						   (GR_BULK_ROW_COST + GR_BULK_COL_COST * list_length(t->attnos)) +
+						   (q->join != NULL ? 0 : cpu_operator_cost * t->tuples * list_length(q->keys)));
 	}
 	if (q->join != NULL)
 	{
 		/*
 		 * the probes of the hashed relations a row reaches (a marked join's
-		 * probe marks the rows it matches), and the joined rows (on the CPU)
+		 * probe marks the rows it matches), and the joined rows, of the rows
+		 * the backend decodes (grouped on the GPU otherwise, but for a
+		 * marked join's: after the scan)
 		 */
-		cpu += cpu_operator_cost * root->simple_rel_array[q->join->probe]->rows *
+		cpu += here * cpu_operator_cost * root->simple_rel_array[q->join->probe]->rows *
 			(q->join->probe_ops + (q->join->marked != JOIN_INNER ? 1 : 0));
 		joined = q->joined_rows * (cpu_tuple_cost * GR_BULK_ROW_COST +
 								   cpu_operator_cost * list_length(q->keys));
 		if (q->join->marked == JOIN_INNER)
-			cpu += joined;
+			cpu += here * joined;
 	}
 	if (workers > 0)
 	{
@@ -1490,7 +1556,13 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		double		walked = ((GrJoinRel *) linitial(q->join->rels))->path->rows;
 
 		cpu += cpu_operator_cost * walked * (1 + q->join->emit_ops) + joined;
+		/* whose marks on each GPU come back first, a byte a row */
+		if (gpu)
+			cpu += cpu_tuple_cost * GR_BULK_GPU_BYTE_COST * walked * gr_gpu_count();
 	}
+	/* the images to every GPU (all of them: the estimate covers every relation's) */
+	if (gpu && q->join != NULL)
+		cpu += cpu_tuple_cost * GR_BULK_GPU_BYTE_COST * q->join->hash_bytes * gr_gpu_count();
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;
 	if (q->keys != NIL)

@@ -391,6 +391,13 @@ gr_gpu_pages_unavailable(void)
 	return NULL;
 }
 
+/* The GPUs the service runs on: a join's images go to each (0: no service). */
+int
+gr_gpu_count(void)
+{
+	return gr_shared == NULL ? 0 : gr_shared->ndevices;
+}
+
 /* Take a free slot for a page job: its index, or -1 when none is free. */
 int
 gr_gpu_take_job_slot(void)

@@ -490,6 +490,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr->name = "";
 		jr->jointype = kinds[best->relid];
 		jr->marked = first != 0 ? jp->marked : JOIN_INNER;
+		jr->unique = best_unique;
 		first = 0;
 		jp->rels = lappend(jp->rels, jr);
 		/*

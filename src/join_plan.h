@@ -48,6 +48,8 @@ typedef struct GrJoinRel
 								 * table, whose rows the probe marks (the
 								 * first relation, joined inner to those
 								 * after it); else JOIN_INNER */
+	bool		unique;			/* its keys cover a unique index: a row
+								 * matches one of its rows at most */
 } GrJoinRel;
 
 /* A join the node takes: the table it reads, and the relations it hashes, in probe order. */

@@ -345,6 +345,7 @@ extern void gr_gpu_fold_result(GrState *st, int cuda_op, const struct GrCudaResu
 							   int64 n, int64 *topk);
 /* page jobs of the bulk scan's page path (page_path.c) */
 extern const char *gr_gpu_pages_unavailable(void);
+extern int	gr_gpu_count(void);
 extern int	gr_gpu_take_job_slot(void);
 extern void gr_gpu_submit_job_slot(int i, int64 npages, int device);
 extern int	gr_gpu_job_slot_device(int i);
