@@ -1658,6 +1658,13 @@ page_gpu(void *arg, struct GrPageJob *job)
 		bs->joins[jn].matches += job->counts[GR_PAGE_COUNT_MATCHES(job->ncols, jn)];
 	bs->counters[C_ROWS] += rows;
 	bs->counters[C_TUPLES] += job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	/* a marked join's job made no row and has no output: its marks are what it did */
+	if (job->ngkeys == 0 && job->njoins > 0 && job->joins[0].type == GR_PAGE_JOIN_MARK)
+	{
+		if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
+			page_gpu_fallbacks(bs, t, job);
+		return true;
+	}
 	if (job->ngkeys > 0)
 	{
 		/* a job that folds into the scan's table brings no groups back */
@@ -1770,6 +1777,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	GrPageJoinSpec *join = NULL;
 	const GrExprProg *prog = t->prog;
 	int			nouts = 0;
+	bool		marked = bs->njoins > 0 && bs->desc->joins[0].marked != 0;
 	const char *why;
 
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
@@ -1777,7 +1785,11 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		bs->page_path = "off (a temporary table)";
 		return NULL;
 	}
-	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF; a++)
+	/*
+	 * (a marked join's jobs make no row, their probes only mark: no output
+	 * to reduce, so none that the GPU cannot, such as a numeric column's sum)
+	 */
+	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF && !marked; a++)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
 
