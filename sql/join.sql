@@ -251,6 +251,19 @@ SELECT * FROM same($$SELECT extract(day FROM pr_day), count(*), sum(it_price * p
 -- the Q22 shape: a key over a text column, an uncorrelated scalar subquery in the hashed side's WHERE
 SELECT * FROM same($$SELECT substring(it_kind FROM 1 FOR 2), count(*), sum(it_price) FROM jitem
   WHERE it_price > (SELECT avg(it_price) FROM jitem WHERE it_price > 5) AND NOT EXISTS (SELECT 1 FROM jsale WHERE sa_item = it_id AND sa_id < 300) GROUP BY 1$$);
+-- Q22's key: a substring of a char(n) column (its cast to text trims) by
+-- constant positions cannot raise an error, so the hashed side's plan
+-- computes it as one of its values; a negative length would raise one, and
+-- a position from a column might: those are the joined row's, which does not
+-- compile substring (and PostgreSQL's plan raises nothing where no row joins)
+SELECT * FROM same($$SELECT substring(s_name FROM 1 FOR 2), count(*), sum(s_rent) FROM jstore
+  WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = s_id AND sa_id < 40) GROUP BY 1$$);
+SELECT * FROM same($$SELECT substr(s_name, 3), substr(s_name::text, 1, 0), count(*) FROM jstore
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = s_id) GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT substring(s_name FROM 1 FOR -1), count(*) FROM jstore
+  WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = s_id AND sa_qty > 1000) GROUP BY 1$$);
+SELECT * FROM same($$SELECT substring(s_name FROM s_region FOR 2), count(*) FROM jstore
+  WHERE s_id < 20 AND EXISTS (SELECT 1 FROM jsale WHERE sa_store = s_id) GROUP BY 1$$);
 SELECT explain_analyze($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
 SELECT explain_analyze($$SELECT count(*), sum(pr_item) FROM jpromo JOIN jitem ON it_id = pr_item WHERE NOT EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7)$$);
 -- rescanned with a parameter (a correlated subquery): marked anew each time

@@ -558,6 +558,72 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 }
 
 /*
+ * Functions that are not leakproof but cannot raise an error where every
+ * argument after the first is a non-NULL constant, and argument 'nonneg'
+ * (or none: -1) not negative: text's substring by positions (only a
+ * negative length raises an error), and char(n)'s cast to text (rtrim1,
+ * which only drops the blanks).  TPC-H Q22 groups by
+ * substring(c_phone FROM 1 FOR 2) over char(15).
+ */
+static const struct
+{
+	Oid			fn;
+	int			nargs;
+	int			nonneg;
+}			safe_calls[] = {
+	{F_SUBSTRING_TEXT_INT4_INT4, 3, 2},
+	{F_SUBSTR_TEXT_INT4_INT4, 3, 2},
+	{F_SUBSTRING_TEXT_INT4, 2, -1},
+	{F_SUBSTR_TEXT_INT4, 2, -1},
+	{F_TEXT_BPCHAR, 1, -1},
+};
+
+/* Whether f is one of safe_calls with such arguments. */
+static bool
+safe_call(const FuncExpr *f)
+{
+	for (int i = 0; i < lengthof(safe_calls); i++)
+	{
+		ListCell   *lc;
+
+		if (safe_calls[i].fn != f->funcid || list_length(f->args) != safe_calls[i].nargs)
+			continue;
+		for_each_from(lc, f->args, 1)
+		{
+			const Const *c = lfirst(lc);
+
+			if (!IsA(c, Const) || c->constisnull || c->consttype != INT4OID ||
+				(foreach_current_index(lc) == safe_calls[i].nonneg && DatumGetInt32(c->constvalue) < 0))
+				return false;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* The expression with each safe_calls call replaced by its first argument. */
+static Node *
+strip_safe_calls(Node *node, void *context)
+{
+	if (node == NULL)
+		return NULL;
+	if (IsA(node, FuncExpr) && safe_call((FuncExpr *) node))
+		return strip_safe_calls(linitial(((FuncExpr *) node)->args), context);
+	return expression_tree_mutator(node, strip_safe_calls, context);
+}
+
+/*
+ * Whether an expression cannot raise an error, whatever its Vars hold:
+ * leakproof functions, CASE, comparisons (contain_leaked_vars), and
+ * safe_calls.
+ */
+static bool
+cannot_raise(Node *expr)
+{
+	return !contain_leaked_vars(strip_safe_calls(expr, NULL));
+}
+
+/*
  * Where a group key's or aggregate argument's expression comes from:
  * GR_JOIN_PROBE where it reads the probe table alone (or nothing), a
  * reference to a hashed relation's value where it reads that relation
@@ -592,7 +658,7 @@ gr_join_value(PlannerInfo *root, GrJoinPlan *jp, Node *expr)
 	if (!bms_get_singleton_member(relids, &relid) || (h = rel_index(jp, relid)) < 0 ||
 		!value_type(exprType(expr)) ||
 		(plain_var(expr) == NULL &&
-		 (contain_leaked_vars(expr) ||
+		 (!cannot_raise(expr) ||
 		  ((GrJoinRel *) list_nth(jp->rels, h))->jointype == JOIN_LEFT)))
 		return GR_JOIN_ROW;
 	return REF(h, add_value(list_nth(jp->rels, h), expr));
