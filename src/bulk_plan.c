@@ -1501,13 +1501,16 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	double		pages = 0;
 	double		cpu = 0;
 	double		joined = 0;		/* a join's joined rows grouped */
-	double		here = 1;		/* the share of rows the backend decodes */
+	double		here = 0;		/* the share of rows the backend decodes */
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
 		gr_gpu_pages_unavailable() == NULL &&
 		(q->join == NULL || join_on_gpu(root, q->join, &here));
 	ListCell   *lc;
 
-	/* on the GPU, only the rows a join's job hands back are the backend's */
+	/*
+	 * on the GPU, only the rows a join's job hands back are the backend's
+	 * (one table's: none); on the CPU, every row
+	 */
 	if (!gpu)
 		here = 1;
 	list_sort(q->tables, table_cmp);
