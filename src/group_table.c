@@ -174,7 +174,8 @@ varlena_key(GrGroupTable *gt, const GrScanKey *key, uint64 addr, const uint8 **p
 	struct varlena *v = (struct varlena *) (uintptr_t) addr;
 	int32		len;
 
-	if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+	/* (an out-of-line value's pointer has a 1-byte header: VARATT_IS_SHORT is true of it) */
+	if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 	{
 		MemoryContext old = MemoryContextSwitchTo(gt->scratch);
 
@@ -344,7 +345,7 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 				memcpy(copy, (const void *) (uintptr_t) probe[k].norm, kv->len);
 				kv->norm = (uint64) (uintptr_t) copy;
 			}
-			if (VARATT_IS_EXTENDED(v) && !VARATT_IS_SHORT(v))
+			if (VARATT_IS_EXTERNAL(v) || VARATT_IS_COMPRESSED(v))
 				kv->value = PointerGetDatum(detoast_attr(v));
 			else
 				kv->value = datumCopy(PointerGetDatum(v), false, -1);
