@@ -139,7 +139,10 @@ SELECT * FROM gbq('SELECT k16, kd, ks, kb, count(*), sum(i), gpu_sum(r), max(tz)
 SELECT * FROM gbq('SELECT k16, gpu_sum(k16), max(k16), count(*) FROM gbn WHERE k16 > 12 GROUP BY k16');
 -- a group table past its budget: still exact.  The planner, told that
 -- nearly every row is emitted then (bulk_plan.c's emitted_rows), prefers
--- PostgreSQL's plan; enable_seqscan = off leaves the node the cheaper one
+-- PostgreSQL's plan; enable_seqscan = off leaves the node the cheaper one.
+-- (Partial states: gpu_reduce.group_memory too small for final rows, whose
+-- own passes group_final tests)
+SET gpu_reduce.group_memory = '64kB';
 SET work_mem = '64kB';
 SET hash_mem_multiplier = 1;
 SET enable_seqscan = off;
@@ -159,32 +162,43 @@ SELECT gbflushes('SELECT k100k, count(*), sum(x), gpu_sum(f) FROM gbn GROUP BY k
 RESET work_mem;
 RESET hash_mem_multiplier;
 RESET enable_seqscan;
+RESET gpu_reduce.group_memory;
 
--- Never slower (issue 41): where the groups would outgrow the node's
--- budget, or are of a few rows each, PostgreSQL's plan.  gbc's keys come in
--- turn (k = i % 6000), the order in which a table emitted at its budget
--- emits every row as a group of its own.
+-- Never slower (issue 41): where partial states would outgrow the node's
+-- budget, or are of a few rows each, PostgreSQL's plan; final rows from the
+-- node (gpu_reduce.group_memory, not work_mem, bounds them) where the
+-- groups fit.  gbc's keys come in turn (k = i % 6000), the order in which a
+-- table emitted at its budget emits every row as a group of its own.
 CREATE TABLE gbc AS
 SELECT i AS id, (i % 6000)::int4 AS k, (i % 20000)::int4 AS k3, (i % 50)::int4 AS q,
        ((i * 31337) % 100000 / 100.0)::numeric(10,2) AS p
 FROM generate_series(1, 60000) i;
 ANALYZE gbc;
 SET hash_mem_multiplier = 1;
--- 6 000 groups of 10 rows within 4 MB: the node
+-- 6 000 groups of 10 rows within 4 MB: the node, final rows
 SET work_mem = '4MB';
 EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
 SELECT node, same, groups FROM gbq('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k');
--- within 64 kB they would be emitted each time the table fills (as the
--- node forced by enable_seqscan = off shows): PostgreSQL's plan
+-- within 64 kB: final rows, in gpu_reduce.group_memory (the node 33 ms,
+-- PostgreSQL's plan 81 ms, medians of 7 on the 2-core host)
 SET work_mem = '64kB';
+EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
+-- partial states would be emitted each time the table fills (as the node
+-- forced by enable_seqscan = off shows): PostgreSQL's plan
+SET gpu_reduce.group_memory = '64kB';
 EXPLAIN (COSTS OFF) SELECT k, sum(q), sum(p) FROM gbc GROUP BY k;
 SET enable_seqscan = off;
 SELECT gbflushes('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k') > 1 AS flushed;
 SELECT node, same, groups FROM gbq('SELECT k, sum(q), sum(p) FROM gbc GROUP BY k');
 RESET enable_seqscan;
--- 20 000 groups of 3 rows fit in 64 MB, but cost the node more than it
--- saves on their rows (bulk_plan.c's GR_BULK_GROUP_COST): PostgreSQL's plan
+-- 20 000 groups of 3 rows fit in 64 MB, but as partial states cost the node
+-- more than it saves on their rows (bulk_plan.c's GR_BULK_GROUP_COST):
+-- PostgreSQL's plan; as final rows, the node (53 ms, PostgreSQL's plan
+-- 101 ms, medians of 7)
 SET work_mem = '64MB';
+EXPLAIN (COSTS OFF) SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3;
+SELECT node, same, groups FROM gbq('SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3');
+RESET gpu_reduce.group_memory;
 EXPLAIN (COSTS OFF) SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3;
 SELECT node, same, groups FROM gbq('SELECT k3, sum(q), sum(p) FROM gbc GROUP BY k3');
 RESET work_mem;
@@ -355,12 +369,14 @@ EXPLAIN (COSTS OFF) SELECT t, count(*), gpu_sum(x) FROM gbp WHERE id >= 7000 GRO
 SELECT * FROM gbq('SELECT t, count(*), gpu_sum(x), sum(id) FROM gbp WHERE id >= 7000 GROUP BY t');
 SELECT * FROM gbq('SELECT t, count(*), gpu_sum(x) FROM gbp WHERE id < 5000 GROUP BY t');
 
--- sorted group aggregation above the node
+-- sorted group aggregation above the node (partial states)
+SET gpu_reduce.group_memory = '64kB';
 SET enable_hashagg = off;
 EXPLAIN (COSTS OFF) SELECT k1000, count(*), gpu_sum(f) FROM gbn GROUP BY k1000;
 SELECT * FROM gbq('SELECT k1000, count(*), sum(x), gpu_sum(f), gpu_top2(ts) FROM gbn GROUP BY k1000');
 SELECT * FROM gbq($q$SELECT f8 + '0', trim_scale(n), c, count(*), sum(x) FROM gbk GROUP BY f8, n, c$q$);
 RESET enable_hashagg;
+RESET gpu_reduce.group_memory;
 
 -- dead and updated rows: keys moved to other groups, a group deleted, and a
 -- transaction's own uncommitted changes
@@ -413,6 +429,8 @@ DROP FUNCTION gb_leak(int);
 DROP ROLE gb_reader;
 
 -- parallel plans: Finalize Aggregate -> Gather -> Parallel Custom Scan
+-- (partial states: gpu_reduce.group_memory too small for serial final rows)
+SET gpu_reduce.group_memory = '64kB';
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -436,6 +454,7 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
+RESET gpu_reduce.group_memory;
 
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;

@@ -68,14 +68,17 @@ FROM (SELECT g, gpu_topk(n, 100000) t FROM tkn GROUP BY g) a
 JOIN (SELECT g, array_agg(n ORDER BY n DESC) rt FROM tkn GROUP BY g) b USING (g);
 
 -- the node's partial states, merged by PostgreSQL's Finalize HashAggregate:
--- likewise planned and spilled
+-- likewise planned and spilled (gpu_reduce.group_memory as work_mem: the
+-- node's final rows would hold the 6.4 MB of heaps themselves)
 SET gpu_reduce.bulk_scan = on;
+SET gpu_reduce.group_memory = '4MB';
 SELECT planned_partitions > 0 AS planned_to_spill, batches > 1 AS spilled,
        peak_kb < 1.5 * 4096 AS within_one_and_a_half_work_mem
 FROM hash_agg('SELECT g, gpu_topk(x, 100000) FROM tks GROUP BY g');
 SELECT count(*) AS groups, count(*) FILTER (WHERE t = rt) AS equal
 FROM (SELECT g, gpu_topk(x, 100000) t FROM tks GROUP BY g) a JOIN tks_ref USING (g);
 
+RESET gpu_reduce.group_memory;
 RESET enable_sort;
 RESET hash_mem_multiplier;
 RESET work_mem;

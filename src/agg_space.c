@@ -174,6 +174,26 @@ space_for(const SpaceWalk *w, double values)
 }
 
 /*
+ * Bytes the query's gpu_* states take in one group of 'values' values (a
+ * top-k heap, numeric copies, ...): what a GpuReduce node returning final
+ * rows holds per group beside its keys and running values (bulk_plan.c).
+ */
+double
+gr_agg_space_group(PlannerInfo *root, double values)
+{
+	double		space = 0;
+	ListCell   *lc;
+
+	foreach(lc, gpu_aggs(root))
+	{
+		SpaceAgg   *a = lfirst(lc);
+
+		space += gr_state_space(a->op, a->type, a->k, Max(values, 1.0), a->width);
+	}
+	return space;
+}
+
+/*
  * Add to *startup and *total how a hashed Agg's cost (strategy AGG_HASHED
  * or AGG_MIXED, over input) changes when its transition space goes from
  * 'from' to 'to': cost_agg's cost of spilling, the rest being the same.

@@ -44,6 +44,7 @@ extern Node *gr_bulk_create_state(CustomScan *cscan);
 extern void gr_agg_space_fix_rel(PlannerInfo *root, RelOptInfo *input_rel,
 								 RelOptInfo *grouped_rel);
 extern Path *gr_agg_space_fix_path(PlannerInfo *root, RelOptInfo *input_rel, Path *path);
+extern double gr_agg_space_group(PlannerInfo *root, double values);
 
 /* the page path (page_path.c) */
 struct GrDecodeDesc;

@@ -6,9 +6,11 @@
  * Offered through create_upper_paths_hook, for the grouping rel.  Without
  * GROUP BY: a path that makes the final row itself, in place of Agg over a
  * scan, and, where the planner considers a parallel aggregate, a partial path
- * under Finalize Aggregate and Gather.  With GROUP BY the node always emits
- * partial states, one row per group (a group may come more than once), which
- * PostgreSQL's Finalize Aggregate merges.  Which queries it takes (one heap
+ * under Finalize Aggregate and Gather.  With GROUP BY the node emits partial
+ * states, one row per group (a group may come more than once), which
+ * PostgreSQL's Finalize Aggregate merges; and, serially, where the groups
+ * the planner expects fit gpu_reduce.group_memory, a path that returns each
+ * group's final row itself, HAVING applied.  Which queries it takes (one heap
  * table or its leaves, or a join of one: join_plan.c), which aggregates and
  * clauses, and why: doc/architecture.md, "Planner".
  */
@@ -1490,14 +1492,16 @@ join_on_gpu(PlannerInfo *root, const GrJoinPlan *jp, double *handed)
 
 /*
  * Make the node's path, producing target as rows rows: final (serial, no
- * GROUP BY) or partial states, parallel-aware with workers.
+ * GROUP BY; or, with final_groups > 0, a GROUP BY's final rows, HAVING
+ * applied, of that many groups) or partial states, parallel-aware with
+ * workers.
  */
 static CustomPath *
 bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
-		  int workers, double rows)
+		  int workers, double rows, double final_groups)
 {
 	CustomPath *cp = makeNode(CustomPath);
-	bool		partial = workers > 0 || q->keys != NIL;
+	bool		partial = workers > 0 || (q->keys != NIL && final_groups <= 0);
 	double		pages = 0;
 	double		cpu = 0;
 	double		joined = 0;		/* a join's joined rows grouped */
@@ -1568,8 +1572,26 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		cpu += cpu_tuple_cost * GR_BULK_GPU_BYTE_COST * q->join->hash_bytes * gr_gpu_count();
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;
-	if (q->keys != NIL)
+	if (q->keys != NIL && partial)
 		cpu += group_row_cost(q) * rows;
+	else if (q->keys != NIL)
+	{
+		/*
+		 * final rows: each group made and finalized (the aggregates' final
+		 * functions, as PostgreSQL costs them), HAVING evaluated over it,
+		 * and the target projected for the rows HAVING keeps
+		 */
+		List	   *having = (List *) root->parse->havingQual;
+		AggClauseCosts costs;
+		QualCost	qc;
+
+		MemSet(&costs, 0, sizeof(costs));
+		get_agg_clause_costs(root, AGGSPLIT_SIMPLE, &costs);
+		cost_qual_eval(&qc, having, root);
+		cpu += (cpu_tuple_cost * GR_BULK_GROUP_COST + costs.finalCost.per_tuple +
+				qc.per_tuple) * final_groups + costs.finalCost.startup + qc.startup +
+			target->cost.startup + target->cost.per_tuple * rows;
+	}
 	/* one process hashes each relation PostgreSQL's plan for it gives (the others wait) */
 	cp->custom_paths = NIL;
 	foreach(lc, q->join != NULL ? q->join->rels : NIL)
@@ -1647,11 +1669,12 @@ joins_parallel_fit(const BulkQuery *q)
 
 /*
  * The partial grouping target: the grouping columns, then the Aggrefs of
- * the target and HAVING in partial mode, as the planner's
+ * the target and HAVING in partial mode (or, not partial, as they are: the
+ * node's columns in final mode), as the planner's
  * make_partial_grouping_target makes it for a partial aggregate.
  */
 static PathTarget *
-partial_target(PlannerInfo *root, PathTarget *target, Node *having)
+partial_target(PlannerInfo *root, PathTarget *target, Node *having, bool partial)
 {
 	List	   *groupclause = gr_group_clause(root);
 	PathTarget *pt = create_empty_pathtarget();
@@ -1675,7 +1698,7 @@ partial_target(PlannerInfo *root, PathTarget *target, Node *having)
 													  PVC_INCLUDE_PLACEHOLDERS));
 	foreach(lc, pt->exprs)
 	{
-		if (IsA(lfirst(lc), Aggref))
+		if (IsA(lfirst(lc), Aggref) && partial)
 		{
 			Aggref	   *agg = makeNode(Aggref);
 
@@ -1862,6 +1885,34 @@ group_estimate(PlannerInfo *root, List *exprs, double rows)
 }
 
 /*
+ * A GROUP BY's final rows from the node itself (serial): each group's
+ * final values, the HAVING qual evaluated by the node, no Finalize
+ * Aggregate above.  Offered where the groups the planner expects fit
+ * gpu_reduce.group_memory (where more come, the node reads the tables in
+ * passes: bulk_scan.c); it emits the groups HAVING keeps, as PostgreSQL's
+ * cost_agg estimates them.
+ */
+static void
+add_final_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel,
+			   double groups)
+{
+	List	   *having = (List *) root->parse->havingQual;
+	PathTarget *target = partial_target(root, grouped_rel->reltarget, (Node *) having, false);
+	BulkQuery	q;
+	double		rows = groups;
+
+	/* each group's keys and running values, and what its gpu_* states hold beside them */
+	if (!bulk_query(root, input_rel, target, NIL, &q) || q.serial_only ||
+		groups * (group_bytes(&q) + gr_agg_space_group(root, input_rel->rows / Max(groups, 1))) >
+		(double) gr_group_memory_kb * 1024 * 7 / 8)
+		return;
+	if (having != NIL)
+		rows = clamp_row_est(groups * clauselist_selectivity(root, having, 0, JOIN_INNER, NULL));
+	offer(grouped_rel, &bulk_path(root, grouped_rel, grouped_rel->reltarget, &q, 0, rows,
+								  Max(groups, 1))->path);
+}
+
+/*
  * A GROUP BY: the node emits each group's partial states and PostgreSQL's
  * Finalize Aggregate merges them, over the node itself, and over Gather
  * over the parallel-aware node where the planner would consider a
@@ -1871,7 +1922,7 @@ static void
 add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel)
 {
 	PathTarget *target = partial_target(root, grouped_rel->reltarget,
-										root->parse->havingQual);
+										root->parse->havingQual, true);
 	RelOptInfo *partial_rel = partial_grouping_rel(root, grouped_rel);
 	AggClauseCosts costs;
 	BulkQuery	q;
@@ -1887,11 +1938,13 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 	groups = group_estimate(root, get_sortgrouplist_exprs(gr_group_clause(root),
 														  root->parse->targetList),
 							input_rel->rows);
+	/* (first: where add_path finds a partial plan's cost the same, it keeps this one) */
+	add_final_path(root, input_rel, grouped_rel, groups);
 	MemSet(&costs, 0, sizeof(costs));
 	get_agg_clause_costs(root, AGGSPLIT_FINAL_DESERIAL, &costs);
 	add_finalize_paths(root, input_rel, grouped_rel,
 					   &bulk_path(root, grouped_rel, target, &q, 0,
-								  emitted_rows(&q, groups, input_rel->rows))->path,
+								  emitted_rows(&q, groups, input_rel->rows), 0)->path,
 					   &costs, groups);
 	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel) &&
 		joins_parallel_fit(&q))
@@ -1899,7 +1952,7 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		double		each = emitted_rows(&q, groups, input_rel->rows / (workers + 1));
 		double		rows = Min(each * (workers + 1), input_rel->rows);
-		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, each);
+		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, each, 0);
 
 		add_finalize_paths(root, input_rel, grouped_rel, (Path *)
 						   create_gather_path(root, partial_rel, &cp->path, target, NULL, &rows),
@@ -1934,7 +1987,8 @@ add_parallel_path(PlannerInfo *root, RelOptInfo *input_rel,
 		!joins_parallel_fit(&q))
 		return;
 	rows = seq->parallel_workers + 1;
-	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows);
+	cp = bulk_path(root, partial_rel, partial_rel->reltarget, &q, seq->parallel_workers, rows,
+				   0);
 	gather = (Path *) create_gather_path(root, partial_rel, &cp->path,
 										 partial_rel->reltarget, NULL, &rows);
 	offer(grouped_rel, (Path *)
@@ -2003,7 +2057,7 @@ offer_node(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel, voi
 		gr_decline("a native aggregate here has no partial state the node can hand to PostgreSQL's Finalize Aggregate, and PostgreSQL plans the query in parallel");
 		return;
 	}
-	offer(output_rel, &bulk_path(root, output_rel, output_rel->reltarget, &q, 0, 1)->path);
+	offer(output_rel, &bulk_path(root, output_rel, output_rel->reltarget, &q, 0, 1, 0)->path);
 	add_parallel_path(root, input_rel, output_rel, (GroupPathExtraData *) extra);
 }
 

@@ -19,7 +19,11 @@
  * memory limit (work_mem x hash_mem_multiplier) they are emitted into a
  * tuplestore, which spills to disk as PostgreSQL's do, and the table starts
  * afresh: a group may then come more than once, which the Finalize
- * Aggregate combines.
+ * Aggregate combines.  In final mode (a serial plan the planner chose it
+ * for) the node returns each group's final row itself, HAVING applied, and
+ * holds every group within gpu_reduce.group_memory: where more come, it
+ * reads the tables again in passes, each keeping the groups whose key hash
+ * lies in its share of the hash space (run_pass).
  */
 #include "bulk.h"
 #include "buf_hints.h"
@@ -143,6 +147,9 @@ enum
 	C_FALLBACK,					/* rows the expression program handed to PostgreSQL */
 	C_GROUPS,					/* rows of partial states emitted (GROUP BY) */
 	C_GROUP_FLUSHES,			/* times the group table was emitted early */
+	C_GROUP_PASSES,				/* final mode: passes whose groups were returned */
+	C_PASSES_OVER,				/* final mode: passes whose groups outgrew the
+								 * budget, discarded (shown when any) */
 	C_JOBS_OVERFLOWED,			/* grouping page jobs with more groups than room:
 								 * decoded by the CPU (shown when any) */
 	C_TABLE_GROUPS,				/* groups collected at the end from the scan's
@@ -160,6 +167,7 @@ static const char *const counter_names[C_COUNT] = {
 	"Pages Read", "All-Visible Pages", "Visible Tuples", "Rows Aggregated",
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
 	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
+	"Group Passes", "Group Passes Discarded",
 	"Jobs Over Group Room", "Groups Collected", "Pages Found by Hint", "GPU Wait Time"
 };
 
@@ -211,6 +219,14 @@ typedef struct BulkScanState
 	GrGroupTable *groups;		/* a GROUP BY's group table, or NULL */
 	MemoryContext keycxt;		/* a row's computed numeric keys */
 	Size		group_budget;	/* bytes the groups may hold before emitted */
+	bool		final;			/* a GROUP BY's final rows, not partial states */
+	uint64		share_lo;		/* final mode: the pass's share of the hash */
+	uint64		share_hi;		/* space (group_table.h) */
+	bool		pass_over;		/* ... its groups outgrew the budget: discarded */
+	uint64		pass_pages;		/* C_PAGES when the pass began */
+	double		total_pages;	/* the tables' pages, as the first pass began */
+	Size		peak_bytes;		/* for EXPLAIN ANALYZE: the most a returned
+								 * pass's groups held */
 	Tuplestorestate *emitted;	/* groups emitted early, or NULL */
 	TupleTableSlot *emitslot;	/* reads them back */
 	int			next_group;		/* the group the next row is made of */
@@ -718,8 +734,14 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	bs->statecxt = AllocSetContextCreate(estate->es_query_cxt,
 										 "gpu_reduce bulk scan",
 										 ALLOCSET_DEFAULT_SIZES);
-	/* under a GROUP BY the values count against the groups' budget: blocks to match */
-	bs->group_budget = get_hash_memory_limit();
+	/*
+	 * under a GROUP BY the values count against the groups' budget: blocks
+	 * to match; in final mode gpu_reduce.group_memory, which holds them all
+	 */
+	bs->final = !d->partial && d->ngroupkeys > 0;
+	bs->group_budget = bs->final ? (Size) gr_group_memory_kb * 1024 : get_hash_memory_limit();
+	bs->share_lo = 0;
+	bs->share_hi = GR_GROUP_HASH_SPACE;
 	bs->sinkcxt = AllocSetContextCreate(estate->es_query_cxt,
 										"gpu_reduce aggregate values",
 										ALLOCSET_DEFAULT_MINSIZE, ALLOCSET_DEFAULT_INITSIZE,
@@ -740,7 +762,8 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 
 /*
  * The group of a row whose decoded and computed columns are tv (NULL if
- * tn), added to the sink if new; 0 without a GROUP BY.  A numeric key the
+ * tn), added to the sink if new; 0 without a GROUP BY; -1 where the group
+ * is not this final-mode pass's (the row goes nowhere).  A numeric key the
  * program computed (int64s times 10^scale, or past 64 bits wide's) is
  * made a numeric first, unless PostgreSQL computed the row's outputs
  * (evaluated: fallback_outputs gives a numeric's address).
@@ -779,6 +802,8 @@ row_group(BulkScanState *bs, BulkTable *t, const uint64 *tv, const bool *tn,
 		kn[k] = false;
 	}
 	g = gr_group_of(bs->groups, kv, kn, &added);
+	if (g < 0)
+		return -1;
 	if (added && gr_sink_add_group(bs->sink) != g)
 		elog(ERROR, "gpu_reduce: group table and aggregate values disagree");
 	return g;
@@ -1012,12 +1037,62 @@ typedef struct KeptRows
 	bool		xtn[GR_EXPR_MAX_OUTS];
 } KeptRows;
 
-/* Past the groups' memory budget: emit every group, and start the table afresh. */
+/* Bytes the groups hold: the table's and their aggregates' values and states. */
+static Size
+groups_memory(BulkScanState *bs)
+{
+	return MemoryContextMemAllocated(bs->sinkcxt, true) + gr_group_memory(bs->groups);
+}
+
+/*
+ * Of the groups' memory budget, what a final-mode pass's share is sized to
+ * fill, from what the groups seen so far took: half, since the group
+ * table's and the sink's arrays double as they grow (a share expected at
+ * four fifths may pass the budget at its last doubling), and the groups of
+ * a share are extrapolated from the part of the table read.
+ */
+#define GR_PASS_FILL 0.5
+
+/*
+ * A final-mode pass's groups have outgrown the budget: discard them, let
+ * no more in until the scan ends (run_scan stops reading), and narrow the
+ * share to what should fit, supposing the groups keep coming as they came
+ * (those met in the part of the tables read), to at most half.  A share of
+ * one hash value cannot be split, nor one group: they are kept past the
+ * budget.
+ */
+static void
+pass_over(BulkScanState *bs)
+{
+	uint64		width = bs->share_hi - bs->share_lo;
+	double		read = bs->total_pages > 0 ?
+		(bs->counters[C_PAGES] - bs->pass_pages) / bs->total_pages : 1;
+	uint64		narrow;
+
+	if (width <= 1 || bs->groups->ngroups <= 1)
+		return;
+	read = Min(Max(read, 1.0 / (double) GR_GROUP_HASH_SPACE), 1.0);
+	narrow = (uint64) ((double) width * GR_PASS_FILL * read);
+	bs->share_hi = bs->share_lo + Min(Max(narrow, 1), width / 2);
+	bs->pass_over = true;
+	bs->counters[C_PASSES_OVER]++;
+	gr_sink_reset(bs->sink);
+	gr_group_reset(bs->groups);
+	gr_group_set_share(bs->groups, 0, 0);
+}
+
+/*
+ * Past the groups' memory budget: emit every group, and start the table
+ * afresh (partial states), or end this final-mode pass (pass_over).
+ */
 static void
 check_group_budget(BulkScanState *bs)
 {
-	if (MemoryContextMemAllocated(bs->sinkcxt, true) + gr_group_memory(bs->groups) >
-		bs->group_budget)
+	if (groups_memory(bs) <= bs->group_budget)
+		return;
+	if (bs->final)
+		pass_over(bs);
+	else
 		emit_groups(bs);
 }
 
@@ -1223,6 +1298,8 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		memcpy(tv + ncols, kr->xtv, sizeof(uint64) * nouts);
 		memcpy(tn + ncols, kr->xtn, sizeof(bool) * nouts);
 		g = row_group(bs, t, tv, tn, NULL, true, jevaluated);
+		if (g < 0)
+			return;
 		/* the outputs go to their aggregates as values; in the block, NULL */
 		for (int o = 0; o < nouts; o++)
 		{
@@ -1235,6 +1312,8 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 	else
 	{
 		g = row_group(bs, t, tv, tn, kr->wide, false, jevaluated);
+		if (g < 0)
+			return;
 		if (t->prog != NULL)
 			wide_outputs(bs, t, g, tv + ncols, tn + ncols, kr->wide);
 	}
@@ -1567,6 +1646,7 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 		gr_int128	wide[GR_EXPR_MAX_OUTS];
 		const uint8 *page;
 		uint32		len;
+		int			g;
 
 		if (p >= job->npages || off < 1 || off > entries[p].nlp ||
 			!gr_page_visible(&entries[p], (page = (const uint8 *) BufferGetPage(entries[p].buf + 1)),
@@ -1578,7 +1658,11 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 			 gr_expr_eval(t->prog, tv, tn, tv + d->ncols, tn + d->ncols, wide) != GR_EXPR_PASS) ||
 			(bs->njoins > 0 && !join_first_row(bs, tv, tn)))
 			elog(ERROR, "gpu_reduce: a page job's group has a first row the CPU reads otherwise");
-		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, wide, false, false), w, r);
+		g = row_group(bs, t, tv, tn, wide, false, false);
+		if (g >= 0)
+			fold_group_words(bs, t, job, g, w, r);
+		if ((j & 255) == 255)
+			check_group_budget(bs);
 	}
 	pfree(r);
 }
@@ -1605,6 +1689,7 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 		uint64		tv[GR_DECODE_MAX_COLS];
 		bool		tn[GR_DECODE_MAX_COLS];
 		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
+		int			g;
 
 		memset(tn, true, sizeof(tn));
 		for (int k = 0; k < job->ngkeys; k++)
@@ -1628,8 +1713,9 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 			else if (job->gkey_kind[k] != GR_KEY_BITS)
 				elog(ERROR, "gpu_reduce: a GPU group's key is not its word");
 		}
-		fold_group_words(bs, t, job, row_group(bs, t, tv, tn, NULL, false, false),
-						 e + 1 + job->ngkeys, r);
+		g = row_group(bs, t, tv, tn, NULL, false, false);
+		if (g >= 0)
+			fold_group_words(bs, t, job, g, e + 1 + job->ngkeys, r);
 		if ((j & 255) == 255 || j + 1 == n)
 			check_group_budget(bs);
 	}
@@ -2011,7 +2097,7 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	{
 		/* a serial scan of a large table finds its buffers by one pass over them */
 		t->hints = gr_buf_hints_make(bs->statecxt, rel, scan->rs_nblocks);
-		for (BlockNumber blk = 0; blk < scan->rs_nblocks; blk++)
+		for (BlockNumber blk = 0; blk < scan->rs_nblocks && !bs->pass_over; blk++)
 			scan_page(bs, t, scan, blk, pp);
 		bs->counters[C_HINTED] += gr_buf_hints_found(t->hints);
 		gr_buf_hints_free(t->hints);
@@ -2065,15 +2151,19 @@ run_scan(BulkScanState *bs)
 		BarrierDetach(probing);
 		return;
 	}
-	for (int i = 0; i < bs->ntables; i++)
+	for (int i = 0; i < bs->ntables && !bs->pass_over; i++)
 		scan_table(bs, &bs->tables[i]);
 	/*
 	 * a job the GPU ran marked there (one it did not, or whose rows it
 	 * handed back, marked here): scan_table has waited for every job of
-	 * this participant, so the last to arrive knows of every GPU's job
+	 * this participant, so the last to arrive knows of every GPU's job; a
+	 * final-mode pass that outgrew its budget emits nothing (run_pass)
 	 */
 	if (marked && probing == NULL)
-		emit_marked(bs, bs->counters[C_GPU_PAGES] > 0);
+	{
+		if (!bs->pass_over)
+			emit_marked(bs, bs->counters[C_GPU_PAGES] > 0);
+	}
 	else if (marked)
 	{
 		if (bs->counters[C_GPU_PAGES] > 0)
@@ -2082,6 +2172,66 @@ run_scan(BulkScanState *bs)
 			emit_marked(bs, pg_atomic_read_u32(&bs->shared->gpu_marked) != 0);
 	}
 	count_batches(bs, &before);
+}
+
+/* Start each table's (serial) scan again, for a final-mode pass. */
+static void
+rescan_tables(BulkScanState *bs)
+{
+	for (int i = 0; i < bs->ntables; i++)
+		if (bs->tables[i].scan != NULL)
+			table_rescan(bs->tables[i].scan, NULL);
+}
+
+/*
+ * Final mode: scan every table for the groups of the share [share_lo,
+ * share_hi), again with a narrower share each time they outgrow the budget
+ * (pass_over).  The scans read the same rows: the snapshot is the query's,
+ * pages added since the first hold none it sees, and the hashed relations
+ * of a join stay as built; a marked join's rows, marked again by the same
+ * probes, are emitted once a pass, through the same share.
+ */
+static void
+run_pass(BulkScanState *bs)
+{
+	if (bs->total_pages == 0)
+		for (int i = 0; i < bs->ntables; i++)
+			bs->total_pages += RelationGetNumberOfBlocks(bs->tables[i].rel);
+	for (;;)
+	{
+		bs->pass_over = false;
+		bs->pass_pages = bs->counters[C_PAGES];
+		gr_group_set_share(bs->groups, bs->share_lo, bs->share_hi);
+		run_scan(bs);
+		if (!bs->pass_over)
+			break;
+		rescan_tables(bs);
+	}
+	bs->counters[C_GROUP_PASSES]++;
+	bs->peak_bytes = Max(bs->peak_bytes, groups_memory(bs));
+}
+
+/*
+ * Final mode, a pass's groups returned: the next share, sized from the
+ * memory this one's took (GR_PASS_FILL of the budget, the rest of the
+ * space at most), the groups forgotten, the tables' scans started again.
+ */
+static void
+next_pass(BulkScanState *bs)
+{
+	uint64		width = bs->share_hi - bs->share_lo;
+	double		used = (double) Max(groups_memory(bs), 1);
+	double		wide = (double) width * GR_PASS_FILL * bs->group_budget / used;
+	uint64		rest = GR_GROUP_HASH_SPACE - bs->share_hi;
+
+	width = wide >= (double) rest ? rest : Max((uint64) wide, 1);
+	bs->share_lo = bs->share_hi;
+	bs->share_hi = bs->share_lo + width;
+	gr_sink_reset(bs->sink);
+	gr_group_reset(bs->groups);
+	bs->next_group = 0;
+	rescan_tables(bs);
+	run_pass(bs);
 }
 
 /* After the last row: add this process's counters to the shared ones (a parallel plan). */
@@ -2119,7 +2269,7 @@ result_row(BulkScanState *bs)
 
 /*
  * Build the row of group g in slot: its keys, then its aggregates' partial
- * states (in the current memory context).
+ * states, or final values in final mode (in the current memory context).
  */
 static TupleTableSlot *
 group_row(BulkScanState *bs, int g, TupleTableSlot *slot)
@@ -2130,7 +2280,7 @@ group_row(BulkScanState *bs, int g, TupleTableSlot *slot)
 	for (int k = 0; k < nkeys; k++)
 		slot->tts_values[k] = gr_group_key(bs->groups, g, k, &slot->tts_isnull[k]);
 	for (int a = 0; a < bs->desc->naggs; a++)
-		slot->tts_values[nkeys + a] = gr_sink_result(bs->sink, g, a, true,
+		slot->tts_values[nkeys + a] = gr_sink_result(bs->sink, g, a, bs->desc->partial,
 													 &slot->tts_isnull[nkeys + a]);
 	bs->counters[C_GROUPS]++;
 	return ExecStoreVirtualTuple(slot);
@@ -2170,7 +2320,8 @@ emit_groups(BulkScanState *bs)
 
 /*
  * The next row of a GROUP BY (the scan done): the groups emitted early,
- * then those in the table; an empty slot after the last.
+ * then those in the table, in final mode each pass's in turn; an empty
+ * slot after the last.
  */
 static TupleTableSlot *
 next_group_row(BulkScanState *bs)
@@ -2180,6 +2331,9 @@ next_group_row(BulkScanState *bs)
 	if (bs->emitted != NULL &&
 		tuplestore_gettupleslot(bs->emitted, true, false, bs->emitslot))
 		return ExecCopySlot(slot, bs->emitslot);
+	while (bs->final && bs->next_group >= bs->sink->ngroups &&
+		   bs->share_hi < GR_GROUP_HASH_SPACE)
+		next_pass(bs);
 	if (bs->next_group < bs->sink->ngroups)
 	{
 		/* in the per-tuple memory, which ExecScan resets a row */
@@ -2207,7 +2361,10 @@ bulk_next(ScanState *ss)
 	if (!bs->scanned)
 	{
 		bs->scanned = true;
-		run_scan(bs);
+		if (bs->final)
+			run_pass(bs);
+		else
+			run_scan(bs);
 		/* gpu_topk's k: checked, as its transition function checks it, once any row arrived */
 		for (int a = 0; a < bs->desc->naggs && bs->counters[C_ROWS] > 0; a++)
 			if (bs->kexprs[a] != NULL)
@@ -2247,6 +2404,10 @@ reset_states(BulkScanState *bs)
 		tuplestore_end(bs->emitted);
 	bs->emitted = NULL;
 	bs->next_group = 0;
+	bs->share_lo = 0;
+	bs->share_hi = GR_GROUP_HASH_SPACE;
+	bs->pass_over = false;
+	bs->peak_bytes = 0;
 	memset(bs->counters, 0, sizeof(bs->counters));
 	bs->scanned = false;
 	bs->done = false;
@@ -2553,10 +2714,15 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 			continue;
 		if ((c == C_GROUPS || c == C_GROUP_FLUSHES) && bs->groups == NULL)
 			continue;
+		if ((c == C_GROUP_FLUSHES && bs->final) || (c == C_GROUP_PASSES && !bs->final) ||
+			(c == C_PASSES_OVER && (!bs->final || bs->counters[c] == 0)))
+			continue;
 		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS || c == C_HINTED) && bs->counters[c] == 0)
 			continue;
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	}
+	if (bs->final)
+		ExplainPropertyInteger("Group Memory", "kB", (bs->peak_bytes + 1023) / 1024, es);
 	/* a time, summed over the processes: where timing is on and jobs ran */
 	if (es->timing && bs->counters[C_GPU_PAGES] > 0)
 		ExplainPropertyFloat(counter_names[C_GPU_WAIT_US], "ms",

@@ -102,6 +102,8 @@ gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys, Size bud
 										ALLOCSET_SMALL_SIZES);
 	gt->nkeys = nkeys;
 	gt->keys = keys;
+	gt->lo = 0;
+	gt->hi = GR_GROUP_HASH_SPACE;
 	gr_group_reset(gt);
 	return gt;
 }
@@ -238,9 +240,22 @@ grow(GrGroupTable *gt)
 }
 
 /*
+ * Take from now on only the keys whose hash's high 32 bits lie in [lo, hi)
+ * (lo == hi: none).  A pass of a final-mode scan keeps its share of the
+ * groups so (bulk_scan.c); the bits are not those that choose a slot.
+ */
+void
+gr_group_set_share(GrGroupTable *gt, uint64 lo, uint64 hi)
+{
+	gt->lo = lo;
+	gt->hi = hi;
+}
+
+/*
  * The group of a row whose key values are vals[k] (NULL if nulls[k]), made
- * if new (*added).  Variable-length keys are read where they lie; a new
- * group copies them.
+ * if new (*added); -1 where the key's hash is outside the table's share
+ * (gr_group_set_share).  Variable-length keys are read where they lie; a
+ * new group copies them.
  */
 int
 gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added)
@@ -293,6 +308,8 @@ gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls, bool *added
 	}
 
 	*added = false;
+	if ((h >> 32) < gt->lo || (h >> 32) >= gt->hi)
+		return -1;
 	for (i = (uint32) h & gt->mask; gt->slots[i] != 0; i = (i + 1) & gt->mask)
 	{
 		const GrGroupKeyValue *kv;

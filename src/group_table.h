@@ -37,7 +37,16 @@ typedef struct GrGroupTable
 	GrGroupKeyValue *kv;		/* per group, nkeys each */
 	uint32	   *slots;			/* open addressing: a group + 1, or 0 */
 	uint32		mask;			/* slots - 1 */
+	/*
+	 * The keys' hashes this table takes (a final-mode pass, bulk_scan.c):
+	 * those whose high 32 bits lie in [lo, hi); [0, 2^32) takes every one
+	 */
+	uint64		lo;
+	uint64		hi;
 } GrGroupTable;
+
+/* the hash space a table's passes share out: the hashes' high 32 bits */
+#define GR_GROUP_HASH_SPACE (UINT64CONST(1) << 32)
 
 extern bool gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind);
 extern Size gr_group_block_size(Size budget);
@@ -45,6 +54,7 @@ extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrSc
 									 Size budget);
 extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
 						bool *added);
+extern void gr_group_set_share(GrGroupTable *gt, uint64 lo, uint64 hi);
 extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
 extern Size gr_group_memory(GrGroupTable *gt);
 extern void gr_group_reset(GrGroupTable *gt);

@@ -23,6 +23,7 @@ int			gr_debug_wait_page = 0;
 bool		gr_debug_buffer_manager_pins = false;
 int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
+int			gr_group_memory_kb = 256 * 1024;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -103,6 +104,12 @@ gr_guc_define(void)
 							"within this; rows of groups past its room go to the CPU.",
 							&gr_group_table_memory, 1024, 1, INT_MAX / 1024,
 							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
+	DefineCustomIntVariable("gpu_reduce.group_memory",
+							"Most memory the GpuReduce node's groups may take where it returns a GROUP BY's final rows itself.",
+							"The planner offers that mode only where its estimate of the groups fits; where more come, "
+							"the node reads the table again in passes, each keeping a share of the groups.",
+							&gr_group_memory_kb, 256 * 1024, 64, MAX_KILOBYTES,
+							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.debug_job_groups",
 							"For tests: the most groups one grouping page job, and a scan's GROUP BY table, holds (0: as many as there is room for).",
 							"A job that meets more groups is decoded by the CPU as a whole; "

@@ -295,8 +295,6 @@ gr_scan_desc_from_list(List *l)
 		if ((key->byval && key->len > 0) != gr_key_fixed(key->kind))
 			malformed("key");
 	}
-	if (d->ngroupkeys > 0 && !d->partial)
-		malformed("grouping without partial states");
 	d->ntables = get_int(&r, 0, PG_INT32_MAX, "tables");
 	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
 	for (int t = 0; t < d->ntables; t++)

@@ -277,6 +277,7 @@ extern int	gr_debug_wait_page;
 extern bool gr_debug_buffer_manager_pins;
 extern int	gr_debug_quotient_scale;
 extern int	gr_group_table_memory;
+extern int	gr_group_memory_kb;
 
 /* gpu_reduce.page_path */
 typedef enum GrPagePathMode

@@ -1,0 +1,216 @@
+--
+-- GROUP BY's final rows from the node (issue 41): in a serial plan, where
+-- the groups the planner expects fit gpu_reduce.group_memory, Custom Scan
+-- (GpuReduce) returns one row per group with its final aggregate values and
+-- evaluates HAVING itself: no Finalize Aggregate above.  Where more groups
+-- come than fit, it reads the table again in passes, each keeping the groups
+-- whose key hash lies in its share.  Every answer is compared, as text
+-- independent of row order, with the query planned without the node
+-- (gpu_reduce.bulk_scan = off).
+--
+LOAD 'gpu_reduce';
+SET gpu_reduce.bulk_scan = on;
+SET max_parallel_workers_per_gather = 0;
+
+-- gfplan(q): 'final' where q's plan has the node and no Finalize Aggregate,
+-- 'partial' where it has both, 'native' without the node (q is not run)
+CREATE FUNCTION gfplan(q text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    node boolean := false;
+    fin boolean := false;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        node := node OR line LIKE '%GpuReduce%';
+        fin := fin OR line LIKE '%Finalize%';
+    END LOOP;
+    RETURN CASE WHEN NOT node THEN 'native' WHEN fin THEN 'partial' ELSE 'final' END;
+END $$;
+-- gftext(q, native): q's rows as one text, a line each in byte order, and their count
+CREATE FUNCTION gftext(q text, native boolean, OUT answer text, OUT groups bigint)
+LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('gpu_reduce.bulk_scan', CASE WHEN native THEN 'off' ELSE 'on' END, true);
+    EXECUTE 'SELECT string_agg(gf_row::text, E''\n'' ORDER BY gf_row::text COLLATE "C"), count(*) FROM ('
+            || q || ') gf_row' INTO answer, groups;
+    PERFORM set_config('gpu_reduce.bulk_scan', 'on', true);
+END $$;
+-- gfq(q): q's plan (gfplan), whether its answer is native's, the number of
+-- rows, and the answer where there are 10 rows or fewer
+CREATE FUNCTION gfq(q text, OUT plan text, OUT same boolean, OUT rows bigint, OUT answer text)
+LANGUAGE plpgsql AS $$
+DECLARE
+    native text;
+BEGIN
+    SELECT g.answer INTO native FROM gftext(q, true) g;
+    plan := gfplan(q);
+    SELECT g.answer, g.groups INTO answer, rows FROM gftext(q, false) g;
+    same := answer IS NOT DISTINCT FROM native;
+    IF rows > 10 THEN
+        answer := NULL;
+    END IF;
+END $$;
+-- gfsame(stmt, q): whether prepared statement stmt, run with the node,
+-- answers as q does without it, and its number of rows
+CREATE FUNCTION gfsame(stmt text, q text, OUT same boolean, OUT rows bigint) LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE 'CREATE TEMP TABLE gf_exec AS EXECUTE ' || stmt;
+    SELECT a.answer = n.answer, a.groups INTO same, rows
+    FROM gftext('SELECT * FROM gf_exec', false) a, gftext(q, true) n;
+    DROP TABLE gf_exec;
+END $$;
+-- gfpasses(q): the node's Group Passes and Group Passes Discarded in q's EXPLAIN ANALYZE
+CREATE FUNCTION gfpasses(q text, OUT passes bigint, OUT discarded bigint) LANGUAGE plpgsql AS $$
+DECLARE
+    plan text;
+BEGIN
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, COSTS OFF) ' || q INTO plan;
+    passes := (regexp_match(plan, '"Group Passes": (\d+)'))[1]::bigint;
+    discarded := coalesce((regexp_match(plan, '"Group Passes Discarded": (\d+)'))[1]::bigint, 0);
+END $$;
+
+-- 100 000 groups of 3 rows, of every kind of key and aggregate; NULLs in
+-- keys and arguments; -0 and 0 and NaN in a float key; 1.0 and 1.00 in a
+-- numeric key
+CREATE TABLE gfa (id int4, k int4, k8 int8, kn numeric, kf float8, kt text, kd date,
+                  x int8, i int4, f float8, p numeric(12,2));
+INSERT INTO gfa
+SELECT g, CASE WHEN g % 1001 = 0 THEN NULL ELSE g % 100000 END, g % 7 - 3,
+       CASE g % 4 WHEN 0 THEN 1.0 WHEN 1 THEN 1.00 WHEN 2 THEN NULL ELSE (g % 13) / 4.0 END,
+       CASE g % 6 WHEN 0 THEN '-0'::float8 WHEN 1 THEN 0 WHEN 2 THEN 'NaN' WHEN 3 THEN NULL
+            ELSE (g % 9) / 8.0 END,
+       CASE WHEN g % 17 = 0 THEN NULL ELSE 'key ' || g % 50 END, date '2024-01-01' + g % 5,
+       g * 1000003::int8 - 100000000000, CASE WHEN g % 23 <> 0 THEN g % 20000 - 10000 END,
+       CASE WHEN g % 29 <> 0 THEN ((g::int8 * 7919) % 200000 - 100000) / 64.0 END, (g % 100000) / 100.0
+FROM generate_series(1, 300000) g;
+ANALYZE gfa;
+
+-- the plan: the node alone, HAVING its Filter
+EXPLAIN (COSTS OFF) SELECT k, count(*), sum(x) FROM gfa GROUP BY k HAVING sum(i) > 0;
+-- HAVING keeping none, a few and all of the groups
+SELECT * FROM gfq('SELECT k, count(*), sum(x), avg(i) FROM gfa GROUP BY k HAVING sum(i) > 100000');
+SELECT * FROM gfq('SELECT k, count(*), sum(x), avg(i) FROM gfa GROUP BY k HAVING min(i) > 9990');
+SELECT * FROM gfq('SELECT k, count(*), sum(x), avg(i) FROM gfa GROUP BY k HAVING count(*) > 0');
+-- HAVING over a key and an aggregate not in the output, expressions over both
+SELECT * FROM gfq('SELECT k + 1, sum(p) * 2 FROM gfa GROUP BY k HAVING gpu_max(f) > 1500 AND k % 3 = 0');
+-- native aggregates: sum, avg, count, min, max, variance
+SELECT * FROM gfq('SELECT k, count(*), count(i), sum(i), sum(x), sum(p), avg(i), avg(x), avg(p),
+    min(f), max(p), min(kd), variance(i), stddev(x), var_pop(p) FROM gfa GROUP BY k');
+-- gpu_* aggregates; those with exact accumulators (a float sum's, a
+-- variance's: some 2 kB a state, as the planner counts them) at 35 groups
+SELECT * FROM gfq('SELECT k, gpu_sum(i), gpu_sum(p), gpu_avg(x), gpu_min(p), gpu_max(f), gpu_top2(x),
+    gpu_topk(i, 3) FROM gfa GROUP BY k');
+SELECT * FROM gfq('SELECT k8, kd, gpu_sum(f), gpu_avg(f), gpu_variance(p), gpu_stddev(f) FROM gfa GROUP BY k8, kd');
+-- keys: NULL, -0/0/NaN, 1.0/1.00, text, several (printed normalized: which
+-- of the equal values a group shows is not part of the answer)
+SELECT * FROM gfq($q$SELECT kf + '0', count(*), sum(x), gpu_sum(f) FROM gfa GROUP BY kf$q$);
+SELECT * FROM gfq('SELECT trim_scale(kn), count(*), sum(x), avg(p) FROM gfa GROUP BY kn');
+SELECT * FROM gfq('SELECT kt, kd, k % 40, count(*), sum(i), max(p) FROM gfa GROUP BY kt, kd, k % 40 HAVING count(*) > 28');
+SELECT * FROM gfq($q$SELECT k8, kf + '0', trim_scale(kn), count(*), gpu_sum(x) FROM gfa GROUP BY k8, kf, kn$q$);
+-- every key distinct: a group a row
+SELECT * FROM gfq('SELECT id, sum(x), max(p) FROM gfa GROUP BY id HAVING sum(x) % 7 = 0');
+-- ORDER BY ... LIMIT above the node
+EXPLAIN (COSTS OFF) SELECT k, sum(x) FROM gfa GROUP BY k HAVING count(*) > 2 ORDER BY 2 DESC LIMIT 3;
+SELECT * FROM gfq('SELECT k, sum(x) FROM gfa GROUP BY k HAVING count(*) > 2 ORDER BY 2 DESC LIMIT 3');
+
+-- more groups than gpu_reduce.group_memory holds: the planner's plan kept
+-- (PREPARE), run within 256 kB, reads the table in passes; the answer stays
+-- native's.  gfs: 12 000 groups of 5 rows
+CREATE TABLE gfs (k int4, kf float8, kt text, x int8, i int4, p numeric(12,2));
+INSERT INTO gfs
+SELECT CASE WHEN g % 997 = 0 THEN NULL ELSE g % 12000 END, (g % 12000) / 8.0, 'k' || g % 3,
+       g * 1000003::int8, g % 20000 - 10000, (g % 4000) / 100.0
+FROM generate_series(1, 60000) g;
+ANALYZE gfs;
+PREPARE gfp1 AS SELECT k, count(*), sum(x), avg(p), gpu_sum(i), max(p) FROM gfs GROUP BY k HAVING sum(i) % 3 <> 1;
+EXPLAIN (COSTS OFF) EXECUTE gfp1;
+SET gpu_reduce.group_memory = '256kB';
+SELECT passes > 3 AS passes, discarded >= 1 AS discarded FROM gfpasses('EXECUTE gfp1');
+SELECT * FROM gfsame('gfp1', 'SELECT k, count(*), sum(x), avg(p), gpu_sum(i), max(p) FROM gfs GROUP BY k HAVING sum(i) % 3 <> 1');
+-- a float key, whose groups the page path's jobs keep in their own tables
+RESET gpu_reduce.group_memory;
+PREPARE gfp2 AS SELECT kf, kt, count(*), sum(p) FROM gfs GROUP BY kf, kt;
+EXPLAIN (COSTS OFF) EXECUTE gfp2;
+SET gpu_reduce.group_memory = '256kB';
+SELECT passes > 3 AS passes FROM gfpasses('EXECUTE gfp2');
+SELECT * FROM gfsame('gfp2', 'SELECT kf, kt, count(*), sum(p) FROM gfs GROUP BY kf, kt');
+RESET gpu_reduce.group_memory;
+
+-- the planner offers final rows only where the groups it expects fit
+SET gpu_reduce.group_memory = '64kB';
+SELECT gfplan('SELECT k, count(*), sum(x) FROM gfa GROUP BY k');
+SELECT gfplan('SELECT k8, count(*), sum(x) FROM gfa GROUP BY k8');
+RESET gpu_reduce.group_memory;
+-- a parallel plan keeps partial states (final rows are serial only)
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT k8, count(*), sum(x) FROM gfa GROUP BY k8;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+
+-- joins: the hashed relations built once for every pass; a marked (semi)
+-- join's rows emitted once a pass, through the same share
+CREATE TABLE gfd (dk int4, dname text, dw int4);
+INSERT INTO gfd SELECT i, 'd' || i % 3000, i % 11 FROM generate_series(0, 11999, 2) i;
+ANALYZE gfd;
+PREPARE gfp3 AS SELECT dname, count(*), sum(x), max(p) FROM gfs JOIN gfd ON dk = k GROUP BY dname HAVING count(*) > 2;
+PREPARE gfp4 AS SELECT dk, dname, count(*), sum(dw) FROM gfd WHERE EXISTS (SELECT 1 FROM gfs WHERE k = dk AND i > 0) GROUP BY dk, dname;
+SELECT gfplan('EXECUTE gfp3'), gfplan('EXECUTE gfp4');
+SET gpu_reduce.group_memory = '256kB';
+SELECT passes > 1 AS passes FROM gfpasses('EXECUTE gfp3');
+SELECT passes > 1 AS passes FROM gfpasses('EXECUTE gfp4');
+SELECT * FROM gfsame('gfp3', 'SELECT dname, count(*), sum(x), max(p) FROM gfs JOIN gfd ON dk = k GROUP BY dname HAVING count(*) > 2');
+SELECT * FROM gfsame('gfp4', 'SELECT dk, dname, count(*), sum(dw) FROM gfd WHERE EXISTS (SELECT 1 FROM gfs WHERE k = dk AND i > 0) GROUP BY dk, dname');
+RESET gpu_reduce.group_memory;
+
+-- TPC-H Q18's shape: IN (a grouped subquery with HAVING) under a join
+CREATE TABLE gfo (o_orderkey int8, o_custkey int4, o_totalprice numeric(12,2), o_orderdate date);
+CREATE TABLE gfl (l_orderkey int8, l_quantity numeric(12,2));
+CREATE TABLE gfc (c_custkey int4, c_name text);
+INSERT INTO gfo SELECT i, i % 997, (i * 7919 % 100000) / 100.0, date '1995-01-01' + i % 1000 FROM generate_series(1, 30000) i;
+INSERT INTO gfl SELECT i % 30000 + 1, (i * 31) % 50 + 1 FROM generate_series(1, 120000) i;
+INSERT INTO gfc SELECT i, 'Customer#' || i FROM generate_series(0, 996) i;
+ANALYZE gfo, gfl, gfc;
+SELECT gfplan('SELECT l_orderkey FROM gfl GROUP BY l_orderkey HAVING sum(l_quantity) > 150');
+SELECT * FROM gfq('SELECT c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice, sum(l_quantity)
+FROM gfc, gfo, gfl
+WHERE o_orderkey IN (SELECT l_orderkey FROM gfl GROUP BY l_orderkey HAVING sum(l_quantity) > 150)
+  AND c_custkey = o_custkey AND o_orderkey = l_orderkey
+GROUP BY c_name, c_custkey, o_orderkey, o_orderdate, o_totalprice
+ORDER BY o_totalprice DESC, o_orderdate LIMIT 100');
+
+-- a rescan: the node under a correlated subquery, run again with each
+-- parameter, within 256 kB too (several passes each time)
+SELECT * FROM gfq('SELECT g, (SELECT count(*) FROM (SELECT k, sum(x) FROM gfa WHERE i < g GROUP BY k HAVING count(*) > 1) s)
+FROM generate_series(-9000, 9000, 6000) g');
+PREPARE gfp5 AS SELECT g, (SELECT sum(s) FROM (SELECT k, sum(x) s FROM gfs WHERE i < g GROUP BY k HAVING count(*) > 1) s)
+FROM generate_series(-9000, 9000, 6000) g;
+EXPLAIN (COSTS OFF) EXECUTE gfp5;
+SET gpu_reduce.group_memory = '256kB';
+SELECT * FROM gfsame('gfp5', 'SELECT g, (SELECT sum(s) FROM (SELECT k, sum(x) s FROM gfs WHERE i < g GROUP BY k HAVING count(*) > 1) s)
+FROM generate_series(-9000, 9000, 6000) g');
+RESET gpu_reduce.group_memory;
+
+-- an error HAVING raises: PostgreSQL's SQLSTATE, the session usable after
+CREATE FUNCTION gferror(q text, native boolean) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM set_config('gpu_reduce.bulk_scan', CASE WHEN native THEN 'off' ELSE 'on' END, true);
+    EXECUTE q;
+    RETURN 'no error';
+EXCEPTION WHEN OTHERS THEN
+    RETURN SQLSTATE || ' ' || SQLERRM;
+END $$;
+SELECT gfplan('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i) / (count(*) - 3) > 0');
+SELECT gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i) / (count(*) - 3) > 0', false) AS node,
+       gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i) / (count(*) - 3) > 0', true) AS native;
+SELECT gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i)::int2 > 0', false) AS node,
+       gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i)::int2 > 0', true) AS native;
+SELECT count(*) FROM (SELECT k, sum(x) FROM gfa GROUP BY k HAVING count(*) > 2) s;
+
+DROP TABLE gfa, gfs, gfd, gfo, gfl, gfc;
+DROP FUNCTION gfplan(text), gftext(text, boolean), gfq(text), gfsame(text, text), gfpasses(text),
+    gferror(text, boolean);
