@@ -12,6 +12,12 @@ LOAD 'gpu_reduce';
 SET gpu_reduce.bulk_scan = on;
 SET max_parallel_workers_per_gather = 0;
 
+-- the session's temporary schema made first (gfsame makes temporary
+-- tables): making it changes the search path, which would plan the
+-- prepared statements below again, within the small group_memory
+CREATE TEMP TABLE gf_first ();
+DROP TABLE gf_first;
+
 -- gfplan(q): 'final' where q's plan has the node and no Finalize Aggregate,
 -- 'partial' where it has both, 'native' without the node (q is not run)
 CREATE FUNCTION gfplan(q text) RETURNS text LANGUAGE plpgsql AS $$

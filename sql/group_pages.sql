@@ -188,6 +188,42 @@ SELECT * FROM gpq('SELECT i2, gpu_variance(x) FROM gpk GROUP BY i2');
 SELECT * FROM gpq('SELECT n, count(*), gpu_sum(x) FROM gpk GROUP BY n');
 SELECT * FROM gpq('SELECT i2, gpu_max(n) FROM gpk GROUP BY i2');
 
+-- final rows in passes (issue 41): a plan made for the groups the default
+-- gpu_reduce.group_memory holds, run within 256 kB, reads the table again
+-- in passes; each pass's jobs group every row again, and their groups (the
+-- scan's table's, an integer key; each job's own, a float key) enter the
+-- scan's group table only where their key's hash is the pass's
+CREATE FUNCTION gpfinal(stmt text, q text, OUT page_path text, OUT passes bigint, OUT same boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    plan text;
+BEGIN
+    SELECT g.page_path INTO page_path FROM gpnode('EXECUTE ' || stmt) g;
+    EXECUTE 'EXPLAIN (ANALYZE, FORMAT JSON, TIMING OFF, COSTS OFF) EXECUTE ' || stmt INTO plan;
+    passes := (regexp_match(plan, '"Group Passes": (\d+)'))[1]::bigint;
+    EXECUTE 'CREATE TEMP TABLE gp_exec AS EXECUTE ' || stmt;
+    same := gptext('SELECT * FROM gp_exec', false) = gptext(q, true);
+    DROP TABLE gp_exec;
+END $$;
+-- (the session's temporary schema made first: making it changes the search
+-- path, which would plan the prepared statements again)
+CREATE TEMP TABLE gp_first ();
+DROP TABLE gp_first;
+PREPARE gpf1 AS SELECT id % 5000, count(*), gpu_sum(x), sum(i4) FROM gpk GROUP BY 1 HAVING count(*) > 1;
+PREPARE gpf2 AS SELECT f8, id % 3000, count(*), gpu_sum(f) FROM gpk GROUP BY 1, 2;
+-- (planned, and the plan kept, at their first run)
+EXPLAIN (COSTS OFF) EXECUTE gpf1;
+EXPLAIN (COSTS OFF) EXECUTE gpf2;
+SET gpu_reduce.group_memory = '256kB';
+SELECT page_path, passes > 1 AS passes, same FROM gpfinal('gpf1',
+    'SELECT id % 5000, count(*), gpu_sum(x), sum(i4) FROM gpk GROUP BY 1 HAVING count(*) > 1');
+SELECT page_path, passes > 1 AS passes, same FROM gpfinal('gpf2',
+    'SELECT f8, id % 3000, count(*), gpu_sum(f) FROM gpk GROUP BY 1, 2');
+RESET gpu_reduce.group_memory;
+DEALLOCATE gpf1;
+DEALLOCATE gpf2;
+DROP FUNCTION gpfinal(text, text);
+
 -- dead and updated rows: the jobs see the snapshot's rows only
 SET gpu_reduce.page_pins = 64;
 BEGIN;
