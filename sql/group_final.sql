@@ -113,6 +113,9 @@ SELECT * FROM gfq($q$SELECT kf + '0', count(*), sum(x), gpu_sum(f) FROM gfa GROU
 SELECT * FROM gfq('SELECT trim_scale(kn), count(*), sum(x), avg(p) FROM gfa GROUP BY kn');
 SELECT * FROM gfq('SELECT kt, kd, k % 40, count(*), sum(i), max(p) FROM gfa GROUP BY kt, kd, k % 40 HAVING count(*) > 28');
 SELECT * FROM gfq($q$SELECT k8, kf + '0', trim_scale(kn), count(*), gpu_sum(x) FROM gfa GROUP BY k8, kf, kn$q$);
+-- an expression over a key reads it from the key, not from the columns
+-- under it (k8 / 2's three groups, not k8's seven)
+SELECT * FROM gfq('SELECT k8 / 2 + 1, count(*), sum(x), min(k8) FROM gfa GROUP BY k8 / 2');
 -- every key distinct: a group a row
 SELECT * FROM gfq('SELECT id, sum(x), max(p) FROM gfa GROUP BY id HAVING sum(x) % 7 = 0');
 -- ORDER BY ... LIMIT above the node

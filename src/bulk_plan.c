@@ -1668,10 +1668,32 @@ joins_parallel_fit(const BulkQuery *q)
 }
 
 /*
+ * An expression with each subexpression that is a grouping expression
+ * (keys) made a NULL constant, aggregates left whole: the Vars left in it
+ * are the ones it needs beside the keys.
+ */
+static Node *
+strip_keys(Node *node, List *keys)
+{
+	if (node == NULL || IsA(node, Aggref))
+		return node;
+	if (!IsA(node, Var) && list_member(keys, node))
+		return (Node *) makeNullConst(exprType(node), exprTypmod(node), exprCollation(node));
+	return expression_tree_mutator(node, strip_keys, keys);
+}
+
+/*
  * The partial grouping target: the grouping columns, then the Aggrefs of
  * the target and HAVING in partial mode (or, not partial, as they are: the
  * node's columns in final mode), as the planner's
- * make_partial_grouping_target makes it for a partial aggregate.
+ * make_partial_grouping_target makes it for a partial aggregate.  With
+ * them come the Vars the other expressions read outside any aggregate:
+ * functionally dependent columns, which the node groups by as keys too, and
+ * in partial mode also a grouping expression's own Vars (trim_scale(x / 2)
+ * for a key x / 2: x), which make more groups, merged again by the
+ * Finalize Aggregate.  Final rows take such expressions from the key
+ * itself (setrefs matches the key inside them), so those Vars are left out:
+ * as keys they would split a group (x = 1 and x = 2 of x / 2).
  */
 static PathTarget *
 partial_target(PlannerInfo *root, PathTarget *target, Node *having, bool partial)
@@ -1692,6 +1714,8 @@ partial_target(PlannerInfo *root, PathTarget *target, Node *having, bool partial
 	}
 	if (having != NULL)
 		others = lappend(others, having);
+	if (!partial)
+		others = (List *) strip_keys((Node *) others, pt->exprs);
 	add_new_columns_to_pathtarget(pt, pull_var_clause((Node *) others,
 													  PVC_INCLUDE_AGGREGATES |
 													  PVC_RECURSE_WINDOWFUNCS |
