@@ -112,6 +112,20 @@ gr_join_image_next(const uint8_t *base, int64_t e)
 	return ((const int64_t *) (base + ((const GrJoinImage *) base)->next))[e];
 }
 
+/*
+ * A marked join's probe: mark row e and every later row of its keys, a
+ * byte each set to 1 (on a GPU many threads may store the same byte: the
+ * same value, in global memory), read first so that a marked row's line is
+ * not written again.
+ */
+GR_HOSTDEV void
+gr_join_image_mark(const uint8_t *base, int64_t e, uint8_t *marks)
+{
+	for (; e >= 0; e = gr_join_image_next(base, e))
+		if (marks[e] == 0)
+			marks[e] = 1;
+}
+
 /* Row e's values and NULL flags into v and n, a varlena (bit i of varmask: value i) as its address. */
 GR_HOSTDEV void
 gr_join_image_values(const uint8_t *base, int64_t e, uint32_t varmask, uint64_t *v, bool *n)

@@ -346,19 +346,9 @@ gr_page_join_row(const GrPageJob *job, const GrExprProg *jprog, uint64_t *vals, 
 			e = gr_join_image_first(base, key);
 		if (pj->type == GR_PAGE_JOIN_MARK)
 		{
-			/*
-			 * every probe that sets a mark sets it to 1 (on a GPU many
-			 * threads may store the same byte: the same value, in global
-			 * memory), and reads it first so that a marked row's line is
-			 * not written again
-			 */
-			uint8_t    *marks = (uint8_t *) (uintptr_t) pj->marks;
-
 			if (e >= 0)
 				*went |= UINT32_C(1) << j;
-			for (; e >= 0; e = gr_join_image_next(base, e))
-				if (marks[e] == 0)
-					marks[e] = 1;
+			gr_join_image_mark(base, e, (uint8_t *) (uintptr_t) pj->marks);
 			return GR_EXPR_REJECT;
 		}
 		if (pj->type == GR_PAGE_JOIN_SEMI || pj->type == GR_PAGE_JOIN_ANTI)

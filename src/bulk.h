@@ -23,6 +23,15 @@
 
 #define GR_BULK_NAME "GpuReduce"
 
+/*
+ * A hashed relation joined inner or left whose rows pass its distinct keys
+ * by more than one in GR_JOIN_GPU_DUPS is probed on the CPU: a row of
+ * several matches goes back from a GPU's job (bulk_scan.c's
+ * keys_mostly_unique at run time; the planner costs such a join there,
+ * bulk_plan.c's join_on_gpu)
+ */
+#define GR_JOIN_GPU_DUPS		10
+
 /* GUCs */
 extern bool gr_bulk_scan;
 extern int	gr_native_aggregates;

@@ -594,6 +594,13 @@ note_build(BulkJoin *bj, double ms)
 	bj->build_ms = ms;
 }
 
+/* Whether the scan's join is a marked one (its first relation's probes mark: GrScanJoin.marked). */
+static inline bool
+marked_join(const BulkScanState *bs)
+{
+	return bs->njoins > 0 && bs->desc->joins[0].marked != 0;
+}
+
 /*
  * Copy the hashed relations' images onto the GPUs, where the page path's
  * jobs will probe them (bs->image_key names them there; 0: they stay on
@@ -608,7 +615,7 @@ upload_images(BulkScanState *bs)
 	const void *images[GR_JOIN_MAX_RELS];
 	Size		bytes[GR_JOIN_MAX_RELS];
 	Size		marks[GR_JOIN_MAX_RELS];
-	int			n = bs->desc->joins[0].marked != 0 ? 1 : bs->njoins;
+	int			n = marked_join(bs) ? 1 : bs->njoins;
 	uint64		key;
 	const char *why;
 
@@ -1235,9 +1242,7 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 		{
 			if (first >= 0)
 				bj->matches++;
-			for (int64 e = first; e >= 0; e = gr_join_hash_next(h, e))
-				if (bj->marks[e] == 0)
-					bj->marks[e] = 1;
+			gr_join_image_mark((const uint8 *) h->image, first, bj->marks);
 			return;
 		}
 		/* a semi join's row goes on once where a row matches, an anti join's where none does */
@@ -1337,6 +1342,17 @@ keep_row(BulkScanState *bs, BulkTable *t, KeptRows *kr, uint64 *tv, bool *tn, in
 }
 
 /*
+ * A kept row's columns: the table's, its program's outputs, the join's
+ * values, the joined row's program's outputs.
+ */
+static int
+row_ncols(const BulkScanState *bs, const BulkTable *t)
+{
+	return t->desc->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals +
+		(bs->jprog != NULL ? bs->jprog->nouts : 0);
+}
+
+/*
  * Decode and filter the tuples 'offs' of a pinned page, and feed each
  * column's non-NULL values of the rows kept to the outputs.  Counts the rows
  * kept, not the tuples or the page (the rows a GPU job handed back come
@@ -1358,8 +1374,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 	StaticAssertStmt(GR_BLOCK_MAX_ROWS >= MaxHeapTuplesPerPage, "a block holds a page's rows");
 
 	kr.n = 0;
-	kr.ncols = d->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals +
-		(bs->jprog != NULL ? bs->jprog->nouts : 0);
+	kr.ncols = row_ncols(bs, t);
 	/* the tuples' first touch is the page loop's cost: fetch ahead */
 	for (int i = 0; i < Min(n, GR_PREFETCH_TUPLES); i++)
 		prefetch_tuple(page, offs[i]);
@@ -1428,8 +1443,7 @@ emit_marked(BulkScanState *bs, bool from_gpu)
 	bool		tn[GR_DECODE_MAX_COLS];
 
 	kr.n = 0;
-	kr.ncols = t->desc->ncols + (t->prog != NULL ? t->prog->nouts : 0) + bs->desc->njoinvals +
-		(bs->jprog != NULL ? bs->jprog->nouts : 0);
+	kr.ncols = row_ncols(bs, t);
 	kr.wide = NULL;
 	kr.fallback = false;
 	kr.evaluated = false;
@@ -1794,14 +1808,14 @@ page_gpu(void *arg, struct GrPageJob *job)
 static bool
 keys_mostly_unique(const BulkScanState *bs)
 {
-	if (bs->desc->joins[0].marked != 0)
+	if (marked_join(bs))
 		return true;
 	for (int j = 0; j < bs->njoins; j++)
 	{
 		const GrJoinImage *im = bs->joins[j].hash->image;
 		int			type = bs->joins[j].desc->jointype;
 
-		if ((type == JOIN_INNER || type == JOIN_LEFT) && im->nrows > im->nkeyed + im->nkeyed / 10)
+		if ((type == JOIN_INNER || type == JOIN_LEFT) && im->nrows > im->nkeyed + im->nkeyed / GR_JOIN_GPU_DUPS)
 			return false;
 	}
 	return true;
@@ -1863,7 +1877,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	GrPageJoinSpec *join = NULL;
 	const GrExprProg *prog = t->prog;
 	int			nouts = 0;
-	bool		marked = bs->njoins > 0 && bs->desc->joins[0].marked != 0;
+	bool		marked = marked_join(bs);
 	const char *why;
 
 	if (mode != GR_PAGE_PATH_OFF && RelationUsesLocalBuffers(t->rel))
@@ -2135,7 +2149,7 @@ run_scan(BulkScanState *bs)
 {
 	GrStats		before = gr_stats;
 
-	bool		marked = bs->njoins > 0 && bs->desc->joins[0].marked != 0;
+	bool		marked = marked_join(bs);
 	Barrier    *probing = bs->shared != NULL && marked ? &bs->shared->probing : NULL;
 
 	build_joins(bs);
