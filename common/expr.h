@@ -836,6 +836,36 @@ gr_j2date(int64_t jd, int *year, int *month, int *day)
 #define GR_UNIX_TO_PG_SECS	INT64_C(946684800)
 #define GR_USECS_PER_SEC	INT64_C(1000000)
 
+/* the Julian days of 0001-01-01, and of the last the calendar code takes */
+#define GR_JD_FIRST			1721426
+#define GR_JD_LAST			100000000
+
+/*
+ * The Julian day (*jd) of 'days' after 2000-01-01; false for a year before
+ * 1 (or past GR_JD_LAST), whose answers are PostgreSQL's own.
+ */
+GR_HOSTDEV bool
+gr_julian_day(int64_t days, int64_t *jd)
+{
+	*jd = days + 2451545;		/* POSTGRES_EPOCH_JDATE */
+	return *jd >= GR_JD_FIRST && *jd <= GR_JD_LAST;
+}
+
+/* A finite timestamp's days after 2000-01-01, and (*usec) the microseconds into that day. */
+GR_HOSTDEV int64_t
+gr_ts_days(int64_t ts, int64_t *usec)
+{
+	int64_t		days = ts / GR_USECS_PER_DAY;
+
+	*usec = ts % GR_USECS_PER_DAY;
+	if (*usec < 0)
+	{
+		days--;
+		*usec += GR_USECS_PER_DAY;
+	}
+	return days;
+}
+
 /*
  * timestamp_trunc's calendar (datetime.c's j2date and date2j): timestamp ts
  * truncated to a field; false for an infinity or a year before 1, whose
@@ -844,24 +874,13 @@ gr_j2date(int64_t jd, int *year, int *month, int *day)
 GR_HOSTDEV bool
 gr_ts_trunc(int64_t ts, int field, int64_t *out)
 {
-	int64_t		days,
-				usec,
+	int64_t		usec,
 				jd;
 	int			y,
 				m,
 				dd;
 
-	if (ts == GR_TS_NOBEGIN || ts == GR_TS_NOEND)
-		return false;
-	days = ts / GR_USECS_PER_DAY;
-	usec = ts % GR_USECS_PER_DAY;
-	if (usec < 0)
-	{
-		days--;
-		usec += GR_USECS_PER_DAY;
-	}
-	jd = days + 2451545;		/* POSTGRES_EPOCH_JDATE */
-	if (jd < 1721426 || jd > 100000000) /* 0001-01-01 .. */
+	if (ts == GR_TS_NOBEGIN || ts == GR_TS_NOEND || !gr_julian_day(gr_ts_days(ts, &usec), &jd))
 		return false;
 	gr_j2date(jd, &y, &m, &dd);
 	switch (field)
@@ -882,7 +901,7 @@ gr_ts_trunc(int64_t ts, int field, int64_t *out)
 			/* the Monday on or before (j2day: (jd + 1) % 7, 0 = Sunday) */
 			jd -= jd % 7;
 			usec = 0;
-			if (jd < 1721426)
+			if (jd < GR_JD_FIRST)
 				return false;
 			break;
 		case GR_XF_DAY:
@@ -1450,16 +1469,9 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 					{
 						if (a->i == GR_TS_NOBEGIN || a->i == GR_TS_NOEND)
 							return GR_EXPR_FALLBACK;
-						days = a->i / GR_USECS_PER_DAY;
-						usec = a->i % GR_USECS_PER_DAY;
-						if (usec < 0)
-						{
-							days--;
-							usec += GR_USECS_PER_DAY;
-						}
+						days = gr_ts_days(a->i, &usec);
 					}
-					jd = days + 2451545;	/* POSTGRES_EPOCH_JDATE */
-					if (jd < 1721426 || jd > 100000000)	/* 0001-01-01 .. */
+					if (!gr_julian_day(days, &jd))
 						return GR_EXPR_FALLBACK;
 					gr_j2date(jd, &y, &m, &dd);
 					switch (st->sub)

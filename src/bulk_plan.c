@@ -135,7 +135,6 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  * join is costed on the CPU.
  */
 #define GR_BULK_GPU_BYTE_COST	(1.0 / 50)
-#define GR_BULK_GPU_MAX_DUPS	0.1
 
 /*
  * What each row the node emits under a GROUP BY costs beside the row
@@ -1482,7 +1481,7 @@ join_on_gpu(PlannerInfo *root, const GrJoinPlan *jp, double *handed)
 		if (jr->unique || (jr->jointype != JOIN_INNER && jr->jointype != JOIN_LEFT))
 			continue;
 		keys = estimate_num_groups(root, jr->keyexprs, rows, NULL, NULL);
-		if (rows > keys * (1 + GR_BULK_GPU_MAX_DUPS))
+		if (rows > keys * (1 + 1.0 / GR_JOIN_GPU_DUPS))
 			return false;
 		*handed += (rows - keys) / keys;
 	}
@@ -1846,35 +1845,44 @@ emitted_rows(const BulkQuery *q, double groups, double rows)
 static bool
 trunc_groups(PlannerInfo *root, Node *key, double *groups)
 {
-	static const struct
-	{
-		const char *field;
-		int64		secs;
-	}			units[] = {
-		{"minute", 60}, {"hour", 3600}, {"day", 23 * 3600}, {"week", 7 * 86400 - 3600},
-		{"month", 28 * 86400 - 3600}, {"quarter", 89 * 86400 - 3600}, {"year", 365 * 86400 - 3600}
-	};
 	FuncExpr   *f = (FuncExpr *) key;
-	Const	   *c;
-	char	   *field;
+	int64		secs;
 	int64		lo,
 				hi;
 
 	if (!IsA(key, FuncExpr) || list_length(f->args) != 2 ||
 		strcmp(get_func_name(f->funcid), "date_trunc") != 0 ||
-		!IsA(linitial(f->args), Const) || (c = linitial(f->args))->constisnull ||
-		c->consttype != TEXTOID ||
 		!gr_time_stats_range(root, lsecond(f->args), &lo, &hi))
 		return false;
-	field = TextDatumGetCString(c->constvalue);
-	for (int i = 0; i < lengthof(units); i++)
-		if (pg_strcasecmp(field, units[i].field) == 0)
-		{
-			/* the units the span touches, one more at either end */
-			*groups = (double) ((hi - lo) / units[i].secs) + 3;
-			return true;
-		}
-	return false;
+	switch (gr_expr_trunc_field(linitial(f->args)))
+	{
+		case GR_XF_MINUTE:
+			secs = 60;
+			break;
+		case GR_XF_HOUR:
+			secs = 3600;
+			break;
+		case GR_XF_DAY:
+			secs = 23 * 3600;
+			break;
+		case GR_XF_WEEK:
+			secs = 7 * 86400 - 3600;
+			break;
+		case GR_XF_MONTH:
+			secs = 28 * 86400 - 3600;
+			break;
+		case GR_XF_QUARTER:
+			secs = 89 * 86400 - 3600;
+			break;
+		case GR_XF_YEAR:
+			secs = 365 * 86400 - 3600;
+			break;
+		default:
+			return false;
+	}
+	/* the units the span touches, one more at either end */
+	*groups = (double) ((hi - lo) / secs) + 3;
+	return true;
 }
 
 /*

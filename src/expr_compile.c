@@ -1420,6 +1420,17 @@ field_of(Node *arg, bool trunc)
 }
 
 /*
+ * A timestamptz's local time (register from, the value of src) in the
+ * session's zone, as timestamp2tm gives it, into a new register *to.
+ */
+static bool
+local_time(GrExprBuilder *b, Expr *src, int from, int *to)
+{
+	zone_window(b, src);
+	return new_reg(b, to) && emit(b, GR_X_TZ_LOCAL, 0, 8, *to, from, -1, 0);
+}
+
+/*
  * date_trunc(field, timestamptz) in the session's zone, as timestamptz_trunc
  * computes it: the local time (GR_X_TZ_LOCAL) truncated; to a day or longer,
  * back through DetermineTimeZoneOffset's reading of the truncated time
@@ -1434,9 +1445,8 @@ zone_trunc(GrExprBuilder *b, Expr *src, const XVal *a, int field, XVal *out)
 				cut,
 				trunc;
 
-	zone_window(b, src);
 	*out = *a;
-	if (!new_reg(b, &local) || !emit(b, GR_X_TZ_LOCAL, 0, 8, local, a->reg, -1, 0) ||
+	if (!local_time(b, src, a->reg, &local) ||
 		!new_reg(b, &trunc) || !emit(b, GR_X_DATETRUNC, field, 8, trunc, local, -1, 0) ||
 		!new_reg(b, &out->reg))
 		return false;
@@ -1444,6 +1454,13 @@ zone_trunc(GrExprBuilder *b, Expr *src, const XVal *a, int field, XVal *out)
 		return emit(b, GR_X_TZ_INSTANT, 0, 8, out->reg, trunc, -1, 0);
 	return new_reg(b, &cut) && emit(b, GR_X_SUB_I, 0, 8, cut, local, trunc, 0) &&
 		emit(b, GR_X_SUB_I, 0, 8, out->reg, a->reg, cut, 0);
+}
+
+/* The field a date_trunc's literal names (GrExprField), or -1: for the planner's group estimate. */
+int
+gr_expr_trunc_field(Node *arg)
+{
+	return field_of(arg, true);
 }
 
 /*
@@ -1478,8 +1495,7 @@ datetime_func(GrExprBuilder *b, const char *name, List *args, Oid restype, XVal 
 	/* a timestamptz's fields are its local time's */
 	if (a.type == TIMESTAMPTZOID)
 	{
-		zone_window(b, lsecond(args));
-		if (!new_reg(b, &reg) || !emit(b, GR_X_TZ_LOCAL, 0, 8, reg, a.reg, -1, 0))
+		if (!local_time(b, lsecond(args), a.reg, &reg))
 			return false;
 		a.reg = reg;
 		a.type = TIMESTAMPOID;

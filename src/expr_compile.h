@@ -115,6 +115,8 @@ extern bool gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *t
 							   int *scale, bool *varies);
 /* Whether an expression holds a numeric division. */
 extern bool gr_expr_has_numeric_div(Node *expr);
+/* The field a date_trunc's literal names (GrExprField), or -1. */
+extern int	gr_expr_trunc_field(Node *arg);
 /* The least and greatest instants (Unix seconds) a time column's statistics show under src's casts. */
 extern bool gr_time_stats_range(PlannerInfo *root, Expr *src, int64 *lo, int64 *hi);
 /* The columns below ncols of a program's steps, renumbered by map (old index -> new). */
