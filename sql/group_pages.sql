@@ -168,7 +168,14 @@ SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
 SELECT * FROM gpq('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), min(i4) FROM gpk GROUP BY 1');
-SELECT parallel, collected >= 1000 AS collected FROM gpnode('SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), min(i4) FROM gpk GROUP BY 1');
+-- (planned as without a GPU, where it is parallel, and the plan kept: the
+-- GPU's costs choose the serial plan in test/gpu/group_page.sh's GPU run)
+SET gpu_reduce.page_path TO cpu;
+PREPARE gppar AS SELECT k1000, count(*), gpu_sum(x), gpu_sum(f), min(i4) FROM gpk GROUP BY 1;
+EXPLAIN (COSTS OFF) EXECUTE gppar;
+SET gpu_reduce.page_path = cpu;
+SELECT parallel, collected >= 1000 AS collected FROM gpnode('EXECUTE gppar');
+DEALLOCATE gppar;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
