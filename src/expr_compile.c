@@ -632,6 +632,96 @@ emit_bool(GrExprBuilder *b, int op, int sub, int w, int a, int bb, int c, XVal *
 static const int cmp_flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_LT, GR_XC_LE};
 
 /*
+ * Call each(value, arg) for the values of var's statistics, the histogram's
+ * bounds and then the most common values, until it returns false.
+ */
+static void
+stats_values(PlannerInfo *root, Expr *var, bool (*each) (Datum value, void *arg), void *arg)
+{
+	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
+	VariableStatData vardata;
+	bool		more = true;
+
+	examine_variable(root, (Node *) var, 0, &vardata);
+	for (int i = 0; more && i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
+	{
+		AttStatsSlot sslot;
+
+		if (!get_attstatsslot(&sslot, vardata.statsTuple, kinds[i], InvalidOid,
+							  ATTSTATSSLOT_VALUES))
+			continue;
+		for (int v = 0; more && v < sslot.nvalues; v++)
+			more = each(sslot.values[v], arg);
+		free_attstatsslot(&sslot);
+	}
+	ReleaseVariableStats(vardata);
+}
+
+/* operand_sample's values so far */
+typedef struct OperandSample
+{
+	int			scale;
+	Oid			type;
+	gr_int128  *vals;
+	int		   *n;
+	int			max;
+} OperandSample;
+
+/* stats_values' callback for operand_sample: one value scaled, while there is room. */
+static bool
+sample_value(Datum d, void *arg)
+{
+	OperandSample *s = arg;
+
+	if (*s->n >= s->max)
+		return false;
+	if (s->type == NUMERICOID ?
+		gr_numeric_scaled((const uint8_t *) DatumGetPointer(d), s->scale, &s->vals[*s->n]) :
+		(s->vals[*s->n] = s->type == INT8OID ? DatumGetInt64(d) : s->type == INT4OID ?
+		 DatumGetInt32(d) : DatumGetInt16(d), true))
+		(*s->n)++;
+	return true;
+}
+
+/* gr_time_stats_range's instants so far */
+typedef struct TimeRange
+{
+	Oid			type;
+	bool		found;
+	int64		lo;
+	int64		hi;
+} TimeRange;
+
+/* stats_values' callback for gr_time_stats_range: one finite instant into the range. */
+static bool
+range_value(Datum d, void *arg)
+{
+	TimeRange  *r = arg;
+	int64		t;
+
+	if (r->type == DATEOID)
+	{
+		DateADT		day = DatumGetDateADT(d);
+
+		if (DATE_NOT_FINITE(day))
+			return true;
+		t = (int64) day * SECS_PER_DAY + GR_UNIX_TO_PG_SECS;
+	}
+	else
+	{
+		Timestamp	ts = DatumGetTimestamp(d);
+
+		if (TIMESTAMP_NOT_FINITE(ts))
+			return true;
+		t = gr_ts_unix_secs(ts);
+	}
+	r->lo = r->found ? Min(r->lo, t) : t;
+	r->hi = r->found ? Max(r->hi, t) : t;
+	r->found = true;
+	return true;
+}
+
+/*
  * Values of a quotient's operand for the planner, as decimals of its scale:
  * a constant, or a column's (an integer column's cast to numeric too)
  * histogram bounds and most common values; false if there are none.
@@ -639,9 +729,7 @@ static const int cmp_flipped[] = {GR_XC_EQ, GR_XC_NE, GR_XC_GT, GR_XC_GE, GR_XC_
 static bool
 operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, int max)
 {
-	VariableStatData vardata;
-	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
-	Oid			type;
+	OperandSample s = {scale, InvalidOid, vals, n, max};
 
 	*n = 0;
 	while (IsA(e, RelabelType))
@@ -649,40 +737,20 @@ operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, in
 	if (IsA(e, FuncExpr) && list_length(((FuncExpr *) e)->args) == 1 &&
 		is_int_type(exprType(linitial(((FuncExpr *) e)->args))))
 		e = linitial(((FuncExpr *) e)->args);	/* numeric(int): scale 0 */
-	type = exprType((Node *) e);
+	s.type = exprType((Node *) e);
 	if (IsA(e, Const))
 	{
 		Const	   *c = (Const *) e;
 
-		if (c->constisnull || type != NUMERICOID ||
+		if (c->constisnull || s.type != NUMERICOID ||
 			!gr_numeric_scaled((const uint8_t *) DatumGetPointer(c->constvalue), scale, &vals[0]))
 			return false;
 		*n = 1;
 		return true;
 	}
-	if (b->root == NULL || !IsA(e, Var) || (type != NUMERICOID && !is_int_type(type)))
+	if (b->root == NULL || !IsA(e, Var) || (s.type != NUMERICOID && !is_int_type(s.type)))
 		return false;
-	examine_variable(b->root, (Node *) e, 0, &vardata);
-	for (int i = 0; i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
-	{
-		AttStatsSlot sslot;
-
-		if (!get_attstatsslot(&sslot, vardata.statsTuple, kinds[i], InvalidOid,
-							  ATTSTATSSLOT_VALUES))
-			continue;
-		for (int v = 0; v < sslot.nvalues && *n < max; v++)
-		{
-			Datum		d = sslot.values[v];
-
-			if (type == NUMERICOID ?
-				gr_numeric_scaled((const uint8_t *) DatumGetPointer(d), scale, &vals[*n]) :
-				(vals[*n] = type == INT8OID ? DatumGetInt64(d) : type == INT4OID ?
-				 DatumGetInt32(d) : DatumGetInt16(d), true))
-				(*n)++;
-		}
-		free_attstatsslot(&sslot);
-	}
-	ReleaseVariableStats(vardata);
+	stats_values(b->root, e, sample_value, &s);
 	return *n > 0;
 }
 
@@ -694,10 +762,7 @@ operand_sample(GrExprBuilder *b, Expr *e, int scale, gr_int128 *vals, int *n, in
 bool
 gr_time_stats_range(PlannerInfo *root, Expr *src, int64 *lo, int64 *hi)
 {
-	static const int kinds[] = {STATISTIC_KIND_HISTOGRAM, STATISTIC_KIND_MCV};
-	VariableStatData vardata;
-	Oid			type;
-	bool		found = false;
+	TimeRange	r = {InvalidOid, false, 0, 0};
 
 	while (src != NULL && (IsA(src, RelabelType) ||
 						   (IsA(src, FuncExpr) && list_length(((FuncExpr *) src)->args) == 1)))
@@ -705,45 +770,13 @@ gr_time_stats_range(PlannerInfo *root, Expr *src, int64 *lo, int64 *hi)
 			linitial(((FuncExpr *) src)->args);
 	if (root == NULL || src == NULL || !IsA(src, Var))
 		return false;
-	type = exprType((Node *) src);
-	if (time_code(type) == 0)
+	r.type = exprType((Node *) src);
+	if (time_code(r.type) == 0)
 		return false;
-	examine_variable(root, (Node *) src, 0, &vardata);
-	for (int i = 0; i < lengthof(kinds) && HeapTupleIsValid(vardata.statsTuple); i++)
-	{
-		AttStatsSlot sslot;
-
-		if (!get_attstatsslot(&sslot, vardata.statsTuple, kinds[i], InvalidOid,
-							  ATTSTATSSLOT_VALUES))
-			continue;
-		for (int v = 0; v < sslot.nvalues; v++)
-		{
-			int64		t;
-
-			if (type == DATEOID)
-			{
-				DateADT		d = DatumGetDateADT(sslot.values[v]);
-
-				if (DATE_NOT_FINITE(d))
-					continue;
-				t = (int64) d * SECS_PER_DAY + GR_UNIX_TO_PG_SECS;
-			}
-			else
-			{
-				Timestamp	ts = DatumGetTimestamp(sslot.values[v]);
-
-				if (TIMESTAMP_NOT_FINITE(ts))
-					continue;
-				t = gr_ts_unix_secs(ts);
-			}
-			*lo = found ? Min(*lo, t) : t;
-			*hi = found ? Max(*hi, t) : t;
-			found = true;
-		}
-		free_attstatsslot(&sslot);
-	}
-	ReleaseVariableStats(vardata);
-	return found;
+	stats_values(root, src, range_value, &r);
+	*lo = r.lo;
+	*hi = r.hi;
+	return r.found;
 }
 
 /*
