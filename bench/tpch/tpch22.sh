@@ -42,6 +42,8 @@
 #   TPCH_SHARED_BUFFERS      (default 2.5 GB per SF, at least 128 MB)
 #   TPCH_SERVER_OPTS         more server options (-c k=v ...)
 #   TPCH_NODE_SETTINGS       SQL run before each of the default plan's runs only
+#   TPCH_ANALYZE=1           also EXPLAIN (ANALYZE, VERBOSE) each query whose plan has the
+#                            node, after its timed runs (plans/qNN-wW-analyze.txt)
 #   GPU_REDUCE_MAKEFLAGS     as for test/run_tests.sh (e.g. 'WITH_CUDA=no')
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -179,6 +181,11 @@ tpch22_query() {	# qNN workers
 		# a timeout is not worth waiting for again
 		case "$note" in *timeout*) break ;; esac
 	done
+	# where the node is in the plan, where its time went (after the timed runs)
+	if [ "${TPCH_ANALYZE:-0}" = 1 ] && [ "$in_plan" = 1 ]; then
+		gr_psql -q -d postgres -c "$(tpch22_settings node "$w")" \
+			-c "EXPLAIN (ANALYZE, VERBOSE) $(sed '/^--/d' "$f")" >"$out/plans/$q-w$w-analyze.txt" 2>&1 || true
+	fi
 	n=$(printf '%s\n' "${nat[@]}" | grep . | tpch_median || true)
 	g=$(printf '%s\n' "${node[@]}" | grep . | tpch_median || true)
 	ratio=$(awk -v n="$n" -v g="$g" 'BEGIN {if (n != "" && g > 0) printf "%.2f", n / g}')
