@@ -1388,12 +1388,13 @@ joined_row_desc(PlannerInfo *root, BulkQuery *q, GrScanDesc *d, BulkTable *t)
 
 /* The scan description of the query (its tables' columns already sorted). */
 static GrScanDesc *
-scan_desc(PlannerInfo *root, BulkQuery *q, bool partial)
+scan_desc(PlannerInfo *root, BulkQuery *q, bool partial, double groups)
 {
 	GrScanDesc *d = palloc0(sizeof(GrScanDesc));
 	ListCell   *lc;
 
 	d->partial = partial;
+	d->groups = groups;
 	d->naggs = list_length(q->outputs);
 	d->aggs = palloc0(sizeof(GrScanAgg) * Max(d->naggs, 1));
 	foreach(lc, q->outputs)
@@ -1616,7 +1617,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	cp->flags = 0;
 	cp->methods = &bulk_path_methods;
 	/* the scan description, then what plan_bulk_path alone needs */
-	cp->custom_private = list_make5(gr_scan_desc_to_list(scan_desc(root, q, partial)),
+	cp->custom_private = list_make5(gr_scan_desc_to_list(scan_desc(root, q, partial,
+																   final_groups > 0 ? final_groups : rows)),
 									q->aggrefs, q->exprs, makeInteger(q->scanrelid),
 									q->keyexprs);
 	cp->custom_private = lappend(cp->custom_private,

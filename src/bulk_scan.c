@@ -1949,8 +1949,8 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			grp.keykind[k] = bs->desc->keys[k].scale >= 0 ? GR_KEY_BITS : bs->desc->keys[k].kind;
 			grp.by_words &= grp.keykind[k] == GR_KEY_BITS || grp.keykind[k] == GR_KEY_TEXT;
 		}
-		/* the node's rows are about its groups (bulk_plan.c's emitted_rows) */
-		grp.groups = bs->css.ss.ps.plan->plan_rows;
+		/* the planner's groups (final rows: before HAVING, which the plan's rows are after) */
+		grp.groups = bs->desc->groups;
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];

@@ -14,7 +14,7 @@
 #include "tuple_decode.h"
 
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 5
+#define GR_SCAN_DESC_VERSION 6
 
 /* Writing: append one field. */
 static void
@@ -42,6 +42,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 
 	put_int(&l, GR_SCAN_DESC_VERSION);
 	put_int(&l, d->partial);
+	put_int(&l, (int) Min(d->groups, (double) PG_INT32_MAX));
 	put_int(&l, d->naggs);
 	for (int a = 0; a < d->naggs; a++)
 	{
@@ -261,6 +262,7 @@ gr_scan_desc_from_list(List *l)
 
 	(void) get_int(&r, GR_SCAN_DESC_VERSION, GR_SCAN_DESC_VERSION, "version");
 	d->partial = get_int(&r, 0, 1, "partial") != 0;
+	d->groups = get_int(&r, 0, PG_INT32_MAX, "groups");
 	d->naggs = get_int(&r, 0, 10000, "aggregates");
 	d->aggs = palloc0(sizeof(GrScanAgg) * Max(d->naggs, 1));
 	for (int a = 0; a < d->naggs; a++)

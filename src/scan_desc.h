@@ -162,6 +162,9 @@ typedef struct GrScanDesc
 {
 	bool		partial;		/* emit serialized partial states (parallel,
 								 * and always under a GROUP BY) */
+	double		groups;			/* the groups the planner expects this process
+								 * to make, HAVING not applied (the page
+								 * path's device table is sized from it) */
 	int			naggs;
 	GrScanAgg  *aggs;
 	int			ngroupkeys;		/* 0: no GROUP BY, one group */
