@@ -50,7 +50,6 @@
 #include "storage/bufmgr.h"
 #include "storage/barrier.h"
 #include "storage/bufpage.h"
-#include "storage/condition_variable.h"
 #include "utils/datum.h"
 #include "utils/dsa.h"
 #include "utils/fmgrprotos.h"
@@ -171,23 +170,32 @@ static const char *const counter_names[C_COUNT] = {
 	"Jobs Over Group Room", "Groups Collected", "Pages Found by Hint", "GPU Wait Time"
 };
 
-/* BulkShared.join_state: a parallel join's hashed relations */
-#define JOIN_UNBUILT	0
-#define JOIN_BUILDING	1		/* by the participant that came first */
-#define JOIN_BUILT		2
+/* BulkShared.building's phases: a parallel join's hashed relations */
+#define BUILD_READING	0		/* each participant attached reads its shares */
+#define BUILD_LAYING	1		/* the one elected lays the images out */
+#define BUILD_DONE		2
 
 /*
  * The node's shared memory in a parallel plan: the counters, a join's
- * hashed relations (built once, by the first participant to start, into
- * the query's dynamic shared memory: join_hash.h's images), then each
- * table's parallel block scan (of variable size) at its offset.
+ * hashed relations (built once into the query's dynamic shared memory,
+ * join_hash.h's images, by the participants that start before the build
+ * is over: build_shared), then each table's parallel block scan (of
+ * variable size) at its offset.
  */
 typedef struct BulkShared
 {
 	pg_atomic_uint64 counters[C_COUNT];
 	pg_atomic_uint64 matches[GR_JOIN_MAX_RELS];	/* a join's rows matched */
-	pg_atomic_uint32 join_state;
-	ConditionVariable join_cv;	/* signalled when JOIN_BUILT */
+	/*
+	 * The build: its barrier, the participants' shares of each relation's
+	 * rows (under mutex), whether a relation whose child is not partial has
+	 * been taken by the one participant that runs it, and the images
+	 */
+	Barrier		building;
+	slock_t		mutex;
+	dsa_pointer shares[GR_JOIN_MAX_RELS];
+	pg_atomic_uint32 taken[GR_JOIN_MAX_RELS];
+	bool		built;
 	dsa_pointer images[GR_JOIN_MAX_RELS];
 	/*
 	 * A marked join: its marks (a byte per hashed row, which participants
@@ -202,9 +210,10 @@ typedef struct BulkShared
 	pg_atomic_uint64 marked_rows;
 	int64		hashed_rows[GR_JOIN_MAX_RELS];	/* for EXPLAIN ANALYZE */
 	Size		hash_bytes[GR_JOIN_MAX_RELS];
-	double		build_ms[GR_JOIN_MAX_RELS];
+	double		build_ms[GR_JOIN_MAX_RELS];	/* the longest read of a share (under
+											 * mutex), then plus the layout */
 	uint64		image_key;		/* the leader's name for the images on the GPUs */
-	bool		on_gpu;			/* the builder put them there */
+	bool		on_gpu;			/* the elected participant put them there */
 	int			ntables;
 	Size		offsets[FLEXIBLE_ARRAY_MEMBER];
 } BulkShared;
@@ -637,48 +646,46 @@ upload_images(BulkScanState *bs)
 }
 
 /*
- * Hash each relation of a join from its plan's rows, in order (once a
- * scan).  In a parallel plan, the first participant to come builds them
- * into the query's shared memory while the others wait, then each reads
- * them there: PostgreSQL's Parallel Hash builds once too, and a build in
- * every participant cost TPC-H Q12 with 2 workers on 2 cores 0.87x
- * PostgreSQL's plan.
+ * Read this participant's share of each relation's rows into the shared
+ * memory (build_shared): all its copy of a partial child produces, or all
+ * of a child that is not partial, which the first participant to come to
+ * it runs alone.  A relation's build time is its longest read so far.
  */
 static void
-build_joins(BulkScanState *bs)
+read_shares(BulkScanState *bs)
 {
 	BulkShared *shared = bs->shared;
-	bool		builder = true;
 
-	if (bs->njoins == 0 || bs->joins[0].hash != NULL)
-		return;
-	bs->area = shared != NULL ? bs->css.ss.ps.state->es_query_dsa : NULL;
-	if (bs->area != NULL)
+	for (int j = 0; j < bs->njoins; j++)
 	{
-		uint32		unbuilt = JOIN_UNBUILT;
+		BulkJoin   *bj = &bs->joins[j];
+		instr_time	start;
+		instr_time	took;
 
-		builder = pg_atomic_compare_exchange_u32(&shared->join_state, &unbuilt, JOIN_BUILDING);
-		if (!builder)
-		{
-			ConditionVariablePrepareToSleep(&shared->join_cv);
-			while (pg_atomic_read_u32(&shared->join_state) != JOIN_BUILT)
-				ConditionVariableSleep(&shared->join_cv, PG_WAIT_EXTENSION);
-			ConditionVariableCancelSleep();
-			pg_read_barrier();
-			for (int j = 0; j < bs->njoins; j++)
-			{
-				BulkJoin   *bj = &bs->joins[j];
-
-				bj->hash = gr_join_hash_attach(dsa_get_address(bs->area, shared->images[j]),
-											   bj->desc, bs->joincxt);
-				note_build(bj, shared->build_ms[j]);
-				if (bj->desc->marked != 0)
-					bj->marks = dsa_get_address(bs->area, shared->marks);
-			}
-			bs->image_key = shared->on_gpu ? shared->image_key : 0;
-			return;
-		}
+		if (!bj->desc->partial && pg_atomic_exchange_u32(&shared->taken[j], 1) != 0)
+			continue;
+		INSTR_TIME_SET_CURRENT(start);
+		gr_join_hash_share(bj->child, bj->desc, bs->joincxt, bs->area, &shared->mutex,
+						   &shared->shares[j]);
+		INSTR_TIME_SET_CURRENT(took);
+		INSTR_TIME_SUBTRACT(took, start);
+		SpinLockAcquire(&shared->mutex);
+		shared->build_ms[j] = Max(shared->build_ms[j], INSTR_TIME_GET_MILLISEC(took));
+		SpinLockRelease(&shared->mutex);
 	}
+}
+
+/*
+ * The participant elected by build_shared lays each relation's image out
+ * from all the shares into the shared memory (its build time: the longest
+ * read plus this), makes a marked join's marks, and puts the images on the
+ * GPUs.
+ */
+static void
+lay_out_shares(BulkScanState *bs)
+{
+	BulkShared *shared = bs->shared;
+
 	for (int j = 0; j < bs->njoins; j++)
 	{
 		BulkJoin   *bj = &bs->joins[j];
@@ -687,36 +694,101 @@ build_joins(BulkScanState *bs)
 		instr_time	took;
 
 		INSTR_TIME_SET_CURRENT(start);
-		bj->hash = gr_join_hash_build(bj->child, bj->desc, bs->joincxt,
-									  bs->area != NULL ? shared_image_alloc : NULL, &si);
+		bj->hash = gr_join_hash_build_shares(bs->area, &shared->shares[j], bj->desc,
+											 bs->joincxt, shared_image_alloc, &si);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
-		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
-		if (bj->desc->marked != 0 && bs->area != NULL)
+		note_build(bj, shared->build_ms[j] + INSTR_TIME_GET_MILLISEC(took));
+		if (bj->desc->marked != 0)
 		{
 			shared->marks = dsa_allocate_extended(bs->area, Max(bj->hashed_rows, 1),
 												  DSA_ALLOC_HUGE | DSA_ALLOC_ZERO);
 			bj->marks = dsa_get_address(bs->area, shared->marks);
 		}
-		else if (bj->desc->marked != 0)
-			bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
-												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-		if (bs->area != NULL)
-		{
-			shared->images[j] = si.dp;
-			shared->hashed_rows[j] = bj->hashed_rows;
-			shared->hash_bytes[j] = bj->hash_bytes;
-			shared->build_ms[j] = bj->build_ms;
-		}
+		shared->images[j] = si.dp;
+		shared->hashed_rows[j] = bj->hashed_rows;
+		shared->hash_bytes[j] = bj->hash_bytes;
+		shared->build_ms[j] = bj->build_ms;
 	}
 	upload_images(bs);
+	shared->on_gpu = bs->image_key != 0;
+	shared->built = true;
+}
+
+/*
+ * A parallel plan's build, as PostgreSQL's Parallel Hash builds: each
+ * participant that comes before the build is over reads its shares
+ * (read_shares); the one elected as all have arrived lays the images out
+ * from them; then each reads the images where they lie, as one that comes
+ * later does (a build by one participant, the others waiting, left TPC-H
+ * Q3, Q10 and Q12 to PostgreSQL's Parallel Hash Join with 8 workers).
+ * No participant waiting here waits for the leader to drain a tuple queue
+ * (a worker emits its rows only after the build), so the leader building
+ * holds up no worker that waits for it.
+ */
+static void
+build_shared(BulkScanState *bs)
+{
+	BulkShared *shared = bs->shared;
+	int			phase = BarrierAttach(&shared->building);
+
+	if (phase == BUILD_READING)
+	{
+		read_shares(bs);
+		if (BarrierArriveAndWait(&shared->building, PG_WAIT_EXTENSION))
+			lay_out_shares(bs);
+		phase = BUILD_LAYING;
+	}
+	if (phase == BUILD_LAYING)
+		BarrierArriveAndWait(&shared->building, PG_WAIT_EXTENSION);
+	BarrierDetach(&shared->building);
+	if (bs->joins[0].hash != NULL)
+		return;
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		BulkJoin   *bj = &bs->joins[j];
+
+		bj->hash = gr_join_hash_attach(dsa_get_address(bs->area, shared->images[j]),
+									   bj->desc, bs->joincxt);
+		note_build(bj, shared->build_ms[j]);
+		if (bj->desc->marked != 0)
+			bj->marks = dsa_get_address(bs->area, shared->marks);
+	}
+	bs->image_key = shared->on_gpu ? shared->image_key : 0;
+}
+
+/*
+ * Hash each relation of a join from its plan's rows, in order (once a
+ * scan): a parallel plan's into the query's shared memory (build_shared),
+ * else here (a parallel plan with no shared memory has no workers).
+ */
+static void
+build_joins(BulkScanState *bs)
+{
+	if (bs->njoins == 0 || bs->joins[0].hash != NULL)
+		return;
+	bs->area = bs->shared != NULL ? bs->css.ss.ps.state->es_query_dsa : NULL;
 	if (bs->area != NULL)
 	{
-		shared->on_gpu = bs->image_key != 0;
-		pg_write_barrier();
-		pg_atomic_write_u32(&shared->join_state, JOIN_BUILT);
-		ConditionVariableBroadcast(&shared->join_cv);
+		build_shared(bs);
+		return;
 	}
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		BulkJoin   *bj = &bs->joins[j];
+		instr_time	start;
+		instr_time	took;
+
+		INSTR_TIME_SET_CURRENT(start);
+		bj->hash = gr_join_hash_build(bj->child, bj->desc, bs->joincxt);
+		INSTR_TIME_SET_CURRENT(took);
+		INSTR_TIME_SUBTRACT(took, start);
+		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
+		if (bj->desc->marked != 0)
+			bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	}
+	upload_images(bs);
 }
 
 /* BeginCustomScan: set up outputs, tables, comparisons and decoders. */
@@ -2522,7 +2594,7 @@ bulk_estimate_dsm(CustomScanState *node, ParallelContext *pcxt)
 	return shared_layout((BulkScanState *) node, NULL);
 }
 
-/* Zero the shared counters; no relation hashed yet. */
+/* Zero the shared counters; no relation hashed yet, nor read. */
 static void
 init_counters(BulkShared *shared)
 {
@@ -2534,7 +2606,14 @@ init_counters(BulkShared *shared)
 		shared->images[j] = InvalidDsaPointer;
 		shared->build_ms[j] = 0;
 	}
-	pg_atomic_init_u32(&shared->join_state, JOIN_UNBUILT);
+	BarrierInit(&shared->building, 0);
+	SpinLockInit(&shared->mutex);
+	for (int j = 0; j < GR_JOIN_MAX_RELS; j++)
+	{
+		shared->shares[j] = InvalidDsaPointer;
+		pg_atomic_init_u32(&shared->taken[j], 0);
+	}
+	shared->built = false;
 	shared->marks = InvalidDsaPointer;
 	BarrierInit(&shared->probing, 0);
 	pg_atomic_init_u32(&shared->gpu_marked, 0);
@@ -2574,7 +2653,6 @@ bulk_init_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 	BulkShared *shared = coordinate;
 
 	init_counters(shared);
-	ConditionVariableInit(&shared->join_cv);
 	name_images(bs, shared);
 	shared->ntables = bs->ntables;
 	shared_layout(bs, shared->offsets);
@@ -2594,8 +2672,11 @@ bulk_reinit_dsm(CustomScanState *node, ParallelContext *pcxt, void *coordinate)
 
 	/* the last scan's hash tables (no participant reads them now) */
 	for (int j = 0; j < bs->njoins && bs->area != NULL; j++)
+	{
 		if (DsaPointerIsValid(shared->images[j]))
 			dsa_free(bs->area, shared->images[j]);
+		gr_join_hash_free_shares(bs->area, &shared->shares[j]);
+	}
 	if (bs->area != NULL && DsaPointerIsValid(shared->marks))
 		dsa_free(bs->area, shared->marks);
 	init_counters(shared);
@@ -2634,7 +2715,7 @@ bulk_shutdown(CustomScanState *node)
 			if (j == 0)
 				bj->marked_rows = pg_atomic_read_u64(&bs->shared->marked_rows);
 			/* the build, wherever it ran (the leader may not have scanned) */
-			if (pg_atomic_read_u32(&bs->shared->join_state) == JOIN_BUILT)
+			if (bs->shared->built)
 			{
 				bj->built = true;
 				bj->hashed_rows = bs->shared->hashed_rows[j];

@@ -9,7 +9,10 @@
  * as one image (join_hash.h): open addressing over a bucket per distinct key
  * (its first column inline, its first row), the rows of one key chained,
  * the keys, the values and the varlenas' copies, in memory the caller gives
- * (its own context, or a parallel query's shared memory).
+ * (its own context, or a parallel query's shared memory).  In a parallel
+ * query each participant may read a share of the rows (a partial child
+ * plan's, or a whole plan's that it alone runs) into the shared memory,
+ * and one lays the image out from all the shares.
  */
 #include "pg_compat.h"
 
@@ -75,13 +78,9 @@ grow(RowsRead *r, const GrScanJoin *j, int64 n)
 	r->cap = n;
 }
 
-/*
- * Every row the child plan produces with no NULL key (a marked anti join's
- * with one too: it matches no row of the table, so it is the join's), in r->cxt (the child
- * runs in the caller's context: a node of its may make its memory there).
- */
+/* No rows yet, room for n. */
 static void
-read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
+start_rows(RowsRead *r, const GrScanJoin *j, int64 n)
 {
 	r->nrows = 0;
 	r->cap = 0;
@@ -90,7 +89,18 @@ read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
 	r->vals = MemoryContextAlloc(r->cxt, sizeof(uint64));
 	r->nulls = MemoryContextAlloc(r->cxt, sizeof(bool));
 	r->keyless = MemoryContextAlloc(r->cxt, sizeof(bool));
-	grow(r, j, 1024);
+	grow(r, j, Max(n, 1));
+}
+
+/*
+ * Every row the child plan produces with no NULL key (a marked anti join's
+ * with one too: it matches no row of the table, so it is the join's), in r->cxt (the child
+ * runs in the caller's context: a node of its may make its memory there).
+ */
+static void
+read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
+{
+	start_rows(r, j, 1024);
 	for (;;)
 	{
 		TupleTableSlot *slot;
@@ -245,19 +255,170 @@ context_alloc(Size size, void *arg)
 
 /*
  * Hash every row the child plan produces (its first j->nkeys columns the
- * keys, then j->nvals values) into an image in memory from alloc (NULL: in
- * cxt), and view it in cxt.
+ * keys, then j->nvals values) into an image in cxt, and view it there.
  */
 GrJoinHash *
-gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
-				   GrJoinAlloc alloc, void *arg)
+gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt)
 {
 	RowsRead	r;
 	GrJoinImage *im;
 
 	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
 	read_rows(child, j, &r);
-	im = alloc != NULL ? lay_out(&r, j, alloc, arg) : lay_out(&r, j, context_alloc, cxt);
+	im = lay_out(&r, j, context_alloc, cxt);
 	MemoryContextDelete(r.cxt);
 	return gr_join_hash_attach(im, j, cxt);
+}
+
+/*
+ * One participant's rows in a parallel query's shared memory: this header,
+ * then at their offsets the keys, the values (a varlena's as its copy's
+ * offset from the header), the NULL flags, the keyless flags and the
+ * copies; the shares of a relation are a list.
+ */
+typedef struct RowsShared
+{
+	dsa_pointer next;
+	int64		nrows;
+	Size		varbytes;
+	Size		keys;
+	Size		vals;
+	Size		nulls;
+	Size		keyless;
+	Size		var;
+} RowsShared;
+
+/* Copy the rows read into a share in area's memory. */
+static dsa_pointer
+share_rows(const RowsRead *r, const GrScanJoin *j, dsa_area *area)
+{
+	int64		nv = r->nrows * j->nvals;
+	RowsShared	hdr = {InvalidDsaPointer, r->nrows, r->varbytes};
+	dsa_pointer dp;
+	char	   *base;
+	Size		var;
+
+	hdr.keys = MAXALIGN(sizeof(RowsShared));
+	hdr.vals = hdr.keys + sizeof(int64) * r->nrows * j->nkeys;
+	hdr.nulls = hdr.vals + sizeof(uint64) * nv;
+	hdr.keyless = hdr.nulls + sizeof(bool) * nv;
+	hdr.var = MAXALIGN(hdr.keyless + sizeof(bool) * r->nrows);
+	dp = dsa_allocate_extended(area, hdr.var + r->varbytes, DSA_ALLOC_HUGE);
+	base = dsa_get_address(area, dp);
+	*(RowsShared *) base = hdr;
+	memcpy(base + hdr.keys, r->keys, sizeof(int64) * r->nrows * j->nkeys);
+	memcpy(base + hdr.nulls, r->nulls, sizeof(bool) * nv);
+	memcpy(base + hdr.keyless, r->keyless, sizeof(bool) * r->nrows);
+	/* the values, each varlena copied (r's are this process's addresses) */
+	var = hdr.var;
+	for (int64 i = 0; i < nv; i++)
+	{
+		uint64		v = r->vals[i];
+
+		if (j->vallen[i % j->nvals] <= 0 && !r->nulls[i])
+		{
+			const struct varlena *src = (const struct varlena *) (uintptr_t) v;
+
+			memcpy(base + var, src, VARSIZE_ANY(src));
+			v = var;
+			var += MAXALIGN(VARSIZE_ANY(src));
+		}
+		((uint64 *) (base + hdr.vals))[i] = v;
+	}
+	return dp;
+}
+
+/*
+ * Read this participant's share of the rows of a parallel query's hashed
+ * relation (every row its copy of the child plan produces) into area's
+ * memory, and add it to the relation's list *shares under mutex.
+ */
+void
+gr_join_hash_share(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
+				   dsa_area *area, slock_t *mutex, dsa_pointer *shares)
+{
+	RowsRead	r;
+	dsa_pointer dp;
+
+	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
+	read_rows(child, j, &r);
+	dp = r.nrows > 0 ? share_rows(&r, j, area) : InvalidDsaPointer;
+	MemoryContextDelete(r.cxt);
+	if (!DsaPointerIsValid(dp))
+		return;
+	SpinLockAcquire(mutex);
+	((RowsShared *) dsa_get_address(area, dp))->next = *shares;
+	*shares = dp;
+	SpinLockRelease(mutex);
+}
+
+/* Every share's rows as rows read, a varlena's value its copy's address in the share. */
+static void
+gather_shares(dsa_area *area, dsa_pointer shares, const GrScanJoin *j, RowsRead *r)
+{
+	int64		n = 0;
+
+	for (dsa_pointer dp = shares; DsaPointerIsValid(dp);)
+	{
+		const RowsShared *sh = dsa_get_address(area, dp);
+
+		n += sh->nrows;
+		dp = sh->next;
+	}
+	start_rows(r, j, n);
+	for (dsa_pointer dp = shares; DsaPointerIsValid(dp);)
+	{
+		const char *base = dsa_get_address(area, dp);
+		const RowsShared *sh = (const RowsShared *) base;
+		int64		e = r->nrows;
+		int64		nv = sh->nrows * j->nvals;
+
+		memcpy(&r->keys[e * j->nkeys], base + sh->keys, sizeof(int64) * sh->nrows * j->nkeys);
+		memcpy(&r->nulls[e * j->nvals], base + sh->nulls, sizeof(bool) * nv);
+		memcpy(&r->keyless[e], base + sh->keyless, sizeof(bool) * sh->nrows);
+		for (int64 i = 0; i < nv; i++)
+		{
+			uint64		v = ((const uint64 *) (base + sh->vals))[i];
+
+			if (j->vallen[i % j->nvals] <= 0 && !r->nulls[e * j->nvals + i])
+				v = (uint64) (uintptr_t) (base + v);
+			r->vals[e * j->nvals + i] = v;
+		}
+		r->nrows += sh->nrows;
+		r->varbytes += sh->varbytes;
+		dp = sh->next;
+	}
+}
+
+/*
+ * Lay a parallel query's hashed relation out as one image from all the
+ * participants' shares (gr_join_hash_share) in memory from alloc, free the
+ * shares, and view the image in cxt.
+ */
+GrJoinHash *
+gr_join_hash_build_shares(dsa_area *area, dsa_pointer *shares, const GrScanJoin *j,
+						  MemoryContext cxt, GrJoinAlloc alloc, void *arg)
+{
+	RowsRead	r;
+	GrJoinImage *im;
+
+	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
+	gather_shares(area, *shares, j, &r);
+	im = lay_out(&r, j, alloc, arg);
+	MemoryContextDelete(r.cxt);
+	gr_join_hash_free_shares(area, shares);
+	return gr_join_hash_attach(im, j, cxt);
+}
+
+/* Free a relation's shares (a build cut short leaves them). */
+void
+gr_join_hash_free_shares(dsa_area *area, dsa_pointer *shares)
+{
+	while (DsaPointerIsValid(*shares))
+	{
+		dsa_pointer next = ((RowsShared *) dsa_get_address(area, *shares))->next;
+
+		dsa_free(area, *shares);
+		*shares = next;
+	}
 }

@@ -12,9 +12,10 @@
  * prober adds the image's address: gr_join_hash_values).
  *
  * A relation is one image, a block of memory with no pointers in it, so
- * that one process builds it and every participant of a parallel plan reads
- * it where it lies (in the query's dynamic shared memory), each through a
- * GrJoinHash of its own.
+ * that one process lays it out (in a parallel plan from every
+ * participant's share of the rows: gr_join_hash_share) and every
+ * participant reads it where it lies (in the query's dynamic shared
+ * memory), each through a GrJoinHash of its own.
  */
 #ifndef GR_JOIN_HASH_H
 #define GR_JOIN_HASH_H
@@ -22,6 +23,8 @@
 #include "postgres.h"
 
 #include "nodes/execnodes.h"
+#include "storage/spin.h"
+#include "utils/dsa.h"
 
 #include "group_key.h"
 #include "join_image.h"
@@ -48,7 +51,13 @@ typedef struct GrJoinHash
 typedef void *(*GrJoinAlloc) (Size size, void *arg);
 
 extern GrJoinHash *gr_join_hash_build(PlanState *child, const GrScanJoin *j,
-									  MemoryContext cxt, GrJoinAlloc alloc, void *arg);
+									  MemoryContext cxt);
+extern void gr_join_hash_share(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
+							   dsa_area *area, slock_t *mutex, dsa_pointer *shares);
+extern GrJoinHash *gr_join_hash_build_shares(dsa_area *area, dsa_pointer *shares,
+											 const GrScanJoin *j, MemoryContext cxt,
+											 GrJoinAlloc alloc, void *arg);
+extern void gr_join_hash_free_shares(dsa_area *area, dsa_pointer *shares);
 extern GrJoinHash *gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j,
 									   MemoryContext cxt);
 

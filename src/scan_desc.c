@@ -123,6 +123,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 			put_int(&l, sj->vallen[v]);
 		put_int(&l, sj->jointype);
 		put_int(&l, sj->marked);
+		put_int(&l, sj->partial);
 		l = lappend(l, makeString(pstrdup(sj->name)));
 	}
 	put_int(&l, d->jprog != NULL);
@@ -383,6 +384,7 @@ gr_scan_desc_from_list(List *l)
 		for (int k = 0; k < sj->nkeys; k++)
 			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)
 				malformed("join key source");
+		sj->partial = get_int(&r, 0, 1, "partial join child");
 		if (r.pos >= list_length(l) || !IsA((name = list_nth(l, r.pos++)), String))
 			malformed("join name");
 		sj->name = strVal(name);

@@ -144,6 +144,8 @@ typedef struct GrScanJoin
 								 * (anti, a NULL key's too) rows go on from
 								 * the next relation, the table's columns
 								 * NULL. */
+	bool		partial;		/* its child plan is partial: each participant
+								 * of a parallel plan reads a share of its rows */
 	char	   *name;			/* for EXPLAIN: the relation and the equalities */
 } GrScanJoin;
 
