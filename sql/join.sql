@@ -122,9 +122,10 @@ ANALYZE jpart;
 SELECT * FROM same($$SELECT p_tag, count(*), sum(sa_qty) FROM jsale JOIN jpart ON p_id = sa_item GROUP BY 1$$);
 -- a correlated subquery: the hashed relation's plan is rescanned with the parameter
 SELECT * FROM same($$SELECT g, (SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store WHERE s_region = g) FROM generate_series(0, 3) g$$);
--- a parallel plan: the first participant to start hashes the relations into
--- the query's shared memory and the others probe them there (PostgreSQL's
--- own hash joins made dear, so that the plan is the parallel node's)
+-- a parallel plan: the participants hash the relations into the query's
+-- shared memory, each reading a share of a partial plan's rows (Parallel
+-- Seq Scan), and all probe them there (PostgreSQL's own hash joins made
+-- dear, so that the plan is the parallel node's)
 SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
@@ -158,11 +159,69 @@ SET enable_material = off;
 EXPLAIN (COSTS OFF) SELECT g, k, n FROM generate_series(1, 3) g, (SELECT it_kind k, sum(sa_qty) n FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1) x WHERE k < 'k' || g;
 SELECT * FROM same($$SELECT g, k, n FROM generate_series(1, 3) g, (SELECT it_kind k, sum(sa_qty) n FROM jsale JOIN jitem ON it_id = sa_item GROUP BY 1) x WHERE k < 'k' || g$$);
 RESET enable_material;
--- an error while hashing (in whichever participant builds) leaves the session usable
+-- an error while hashing (in whichever participants read) leaves the session usable
 SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE 10 / (it_id - 7) > -100 GROUP BY 1;
 SELECT * FROM same($$SELECT it_kind, count(*) FROM jsale JOIN jitem ON it_id = sa_item WHERE it_id > 7 GROUP BY 1$$);
 RESET enable_hashjoin;
 RESET enable_mergejoin;
+-- hashed from partial plans, a relation of many pages: each participant's
+-- copy of the Parallel Seq Scan reads a share of its rows into the shared
+-- memory, and one lays the image out from all the shares (keys repeated
+-- and NULL, text values copied; PostgreSQL's hash joins as they are)
+CREATE TABLE jpdim (pd_key int4, pd_grp int4, pd_name text, pd_w numeric(8,2));
+INSERT INTO jpdim
+SELECT CASE WHEN i % 97 = 0 THEN NULL ELSE i % 15000 END, i % 40,
+       'name ' || (i % 13) || repeat('x', i % 7), (i % 100) / 4.0
+FROM generate_series(1, 30000) i;		-- keys 0-14999 twice, some NULL
+CREATE TABLE jpgrp (pg_id int4, pg_label text);
+INSERT INTO jpgrp SELECT i, 'g' || (i % 7) FROM generate_series(0, 35) i;	-- groups 36-39 missing
+CREATE TABLE jpfact (pf_key int4, pf_n int4, pf_v numeric(10,2));
+INSERT INTO jpfact
+SELECT CASE WHEN i % 89 = 0 THEN NULL ELSE i % 16000 END, i % 13, (i % 500) / 3.0
+FROM generate_series(1, 80000) i;		-- keys 15000-15999 in no row of jpdim
+VACUUM ANALYZE jpdim, jpgrp, jpfact;
+-- (answers of many rows as their digest: same says they equal PostgreSQL's)
+-- a star
+EXPLAIN (COSTS OFF) SELECT pd_grp, s_region, count(*), sum(pf_v), sum(pd_w) FROM jpfact
+  JOIN jpdim ON pd_key = pf_key JOIN jstore ON s_id = pf_n GROUP BY 1, 2;
+SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, s_region, count(*), sum(pf_v), sum(pd_w) FROM jpfact
+  JOIN jpdim ON pd_key = pf_key JOIN jstore ON s_id = pf_n GROUP BY 1, 2$$);
+SELECT hashed_rows($$SELECT pd_grp, count(*) FROM jpfact JOIN jpdim ON pd_key = pf_key GROUP BY 1$$);
+-- a snowflake: jpgrp joined through jpdim
+EXPLAIN (COSTS OFF) SELECT pg_label, count(*), sum(pf_v) FROM jpfact JOIN jpdim ON pd_key = pf_key
+  JOIN jpgrp ON pg_id = pd_grp GROUP BY 1;
+SELECT node, same, md5(answer) FROM same($$SELECT pg_label, count(*), sum(pf_v) FROM jpfact JOIN jpdim ON pd_key = pf_key
+  JOIN jpgrp ON pg_id = pd_grp GROUP BY 1$$);
+-- text values (group keys)
+SELECT node, same, md5(answer) FROM same($$SELECT pd_name, pg_label, count(*), sum(pf_v) FROM jpfact
+  JOIN jpdim ON pd_key = pf_key JOIN jpgrp ON pg_id = pd_grp GROUP BY 1, 2$$);
+-- a left join (a key missing, or NULL: the row goes on with NULLs), a semi
+-- and an anti join
+SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, count(*), sum(pf_v), count(pd_name) FROM jpfact
+  LEFT JOIN jpdim ON pd_key = pf_key GROUP BY 1$$);
+SELECT node, same, md5(answer) FROM same($$SELECT pf_n, count(*), sum(pf_v) FROM jpfact
+  WHERE EXISTS (SELECT 1 FROM jpdim WHERE pd_key = pf_key AND pd_grp < 10) GROUP BY 1$$);
+SELECT node, same, md5(answer) FROM same($$SELECT pf_n, count(*), sum(pf_v) FROM jpfact
+  WHERE NOT EXISTS (SELECT 1 FROM jpdim WHERE pd_key = pf_key AND pd_grp < 10) GROUP BY 1$$);
+-- a marked join: the relation hashed from shares is the one the probes mark
+SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, count(*), sum(pd_w) FROM jpdim
+  WHERE EXISTS (SELECT 1 FROM jpfact WHERE pf_key = pd_key AND pf_n < 5) GROUP BY 1$$);
+SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, count(*), sum(pd_w) FROM jpdim
+  WHERE NOT EXISTS (SELECT 1 FROM jpfact WHERE pf_key = pd_key AND pf_n < 5) GROUP BY 1$$);
+SET parallel_leader_participation = off;
+SELECT node, same, md5(answer) FROM same($$SELECT pg_label, pd_name, count(*), sum(pf_v) FROM jpfact JOIN jpdim ON pd_key = pf_key
+  JOIN jpgrp ON pg_id = pd_grp GROUP BY 1, 2$$);
+SELECT hashed_rows($$SELECT pd_grp, count(*) FROM jpfact JOIN jpdim ON pd_key = pf_key GROUP BY 1$$);
+RESET parallel_leader_participation;
+-- the Gather rescanned (under a subquery's one-time filter on the outer
+-- row): each participant reads its shares anew each time
+EXPLAIN (COSTS OFF) SELECT g, (SELECT n FROM (SELECT sum(pf_v) n, count(pd_name) FROM jpfact
+  JOIN jpdim ON pd_key = pf_key) x WHERE g > 0) FROM generate_series(0, 3) g;
+SELECT * FROM same($$SELECT g, (SELECT n FROM (SELECT sum(pf_v) n, count(pd_name) FROM jpfact
+  JOIN jpdim ON pd_key = pf_key) x WHERE g > 0) FROM generate_series(0, 3) g$$);
+SELECT * FROM same($$SELECT g, (SELECT n FROM (SELECT count(pd_name) n, count(*) FROM jpfact
+  LEFT JOIN jpdim ON pd_key = pf_key) x WHERE g > 0) FROM generate_series(0, 3) g$$);
+DROP TABLE jpdim, jpgrp, jpfact;
 RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;

@@ -1491,6 +1491,30 @@ join_on_gpu(PlannerInfo *root, const GrJoinPlan *jp, double *handed)
 }
 
 /*
+ * A hashed relation's child plan in a path of workers (0: serial), and in
+ * *cost the child's cost, its rows read and their hashing.  In a parallel
+ * path, a partial child where that is cheaper: each participant's copy
+ * reads a share of the rows (bulk_scan.c builds the image from all
+ * shares), so its cost and its rows read are a participant's, while the
+ * layout of all the rows stays one process's.
+ */
+static Path *
+join_child(const GrJoinRel *jr, int workers, double *cost)
+{
+	Path	   *path = workers > 0 ? jr->safe_path : jr->path;
+	Path	   *part = workers > 0 ? jr->partial_path : NULL;
+	double		hash = cpu_operator_cost * path->rows * (list_length(jr->keyexprs) + 1);
+
+	*cost = path->total_cost + cpu_tuple_cost * path->rows + hash;
+	if (part != NULL && part->total_cost + cpu_tuple_cost * part->rows + hash < *cost)
+	{
+		*cost = part->total_cost + cpu_tuple_cost * part->rows + hash;
+		return part;
+	}
+	return path;
+}
+
+/*
  * Make the node's path, producing target as rows rows: final (serial, no
  * GROUP BY; or, with final_groups > 0, a GROUP BY's final rows, HAVING
  * applied, of that many groups) or partial states, parallel-aware with
@@ -1501,6 +1525,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		  int workers, double rows, double final_groups)
 {
 	CustomPath *cp = makeNode(CustomPath);
+	GrScanDesc *d;
 	bool		partial = workers > 0 || (q->keys != NIL && final_groups <= 0);
 	double		pages = 0;
 	double		cpu = 0;
@@ -1510,6 +1535,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		gr_gpu_pages_unavailable() == NULL &&
 		(q->join == NULL || join_on_gpu(root, q->join, &here));
 	ListCell   *lc;
+	ListCell   *lj;
 
 	/*
 	 * on the GPU, only the rows a join's job hands back are the backend's
@@ -1592,16 +1618,14 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 				qc.per_tuple) * final_groups + costs.finalCost.startup + qc.startup +
 			target->cost.startup + target->cost.per_tuple * rows;
 	}
-	/* one process hashes each relation PostgreSQL's plan for it gives (the others wait) */
+	/* each relation's child plan, its rows read, and their hashing */
 	cp->custom_paths = NIL;
 	foreach(lc, q->join != NULL ? q->join->rels : NIL)
 	{
-		GrJoinRel  *jr = lfirst(lc);
-		Path	   *path = workers > 0 ? jr->safe_path : jr->path;
-		double		n = path->rows;
+		double		cost;
+		Path	   *path = join_child(lfirst(lc), workers, &cost);
 
-		cpu += path->total_cost + cpu_tuple_cost * n +
-			cpu_operator_cost * n * (list_length(jr->keyexprs) + 1);
+		cpu += cost;
 		cp->custom_paths = lappend(cp->custom_paths, path);
 	}
 	cp->path.pathtype = T_CustomScan;
@@ -1617,8 +1641,14 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	cp->flags = 0;
 	cp->methods = &bulk_path_methods;
 	/* the scan description, then what plan_bulk_path alone needs */
-	cp->custom_private = list_make5(gr_scan_desc_to_list(scan_desc(root, q, partial,
-																   final_groups > 0 ? final_groups : rows)),
+	d = scan_desc(root, q, partial, final_groups > 0 ? final_groups : rows);
+	forboth(lc, cp->custom_paths, lj, q->join != NULL ? q->join->rels : NIL)
+	{
+		GrJoinRel  *jr = lfirst(lj);
+
+		d->joins[foreach_current_index(lc)].partial = lfirst(lc) == jr->partial_path;
+	}
+	cp->custom_private = list_make5(gr_scan_desc_to_list(d),
 									q->aggrefs, q->exprs, makeInteger(q->scanrelid),
 									q->keyexprs);
 	cp->custom_private = lappend(cp->custom_private,
@@ -1652,8 +1682,9 @@ parallel_possible(RelOptInfo *input_rel)
 
 /*
  * Whether a join may run in parallel: every relation it hashes has a plan
- * a parallel worker may run (the first participant to start runs them and
- * hashes them into the query's shared memory for all: bulk_scan.c).
+ * a parallel worker may run (the participants run them, each a partial
+ * one's share, and hash them into the query's shared memory for all:
+ * bulk_scan.c).
  */
 static bool
 joins_parallel_fit(const BulkQuery *q)

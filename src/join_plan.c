@@ -227,6 +227,27 @@ cheapest_safe_path(RelOptInfo *rel)
 }
 
 /*
+ * The cheapest of rel's partial paths (each participant's copy returns a
+ * share of its rows), or NULL.
+ */
+static Path *
+cheapest_partial_path(RelOptInfo *rel)
+{
+	Path	   *best = NULL;
+	ListCell   *lc;
+
+	foreach(lc, rel->partial_pathlist)
+	{
+		Path	   *path = lfirst(lc);
+
+		if (path->param_info == NULL && path->parallel_safe &&
+			(best == NULL || path->total_cost < best->total_cost))
+			best = path;
+	}
+	return best;
+}
+
+/*
  * Whether rel has at most one row for each value of the columns its side of
  * the equalities 'clauses' reads: a unique index over some of them.
  */
@@ -487,6 +508,7 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr->relid = best->relid;
 		jr->path = best->cheapest_total_path;
 		jr->safe_path = cheapest_safe_path(best);
+		jr->partial_path = cheapest_partial_path(best);
 		jr->name = "";
 		jr->jointype = kinds[best->relid];
 		jr->marked = first != 0 ? jp->marked : JOIN_INNER;

@@ -33,6 +33,8 @@ typedef struct GrJoinRel
 	Path	   *path;			/* PostgreSQL's cheapest path for it */
 	Path	   *safe_path;		/* its cheapest a parallel participant may
 								 * run, or NULL */
+	Path	   *partial_path;	/* its cheapest partial path (a share of its
+								 * rows in each participant), or NULL */
 	List	   *keyexprs;		/* its side of each equality (Vars) */
 	List	   *keywidths;		/* Integer: their widths */
 	List	   *srcs;			/* GrJoinSrc: the other side of each */
