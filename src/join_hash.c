@@ -165,6 +165,29 @@ gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j, MemoryContext
 }
 
 /*
+ * Store r's values at base + vals, each varlena copied from var on (its
+ * value then its copy's offset from base).
+ */
+static void
+copy_values(const RowsRead *r, const GrScanJoin *j, char *base, Size vals, Size var)
+{
+	for (int64 i = 0; i < r->nrows * j->nvals; i++)
+	{
+		uint64		v = r->vals[i];
+
+		if (j->vallen[i % j->nvals] <= 0 && !r->nulls[i])
+		{
+			const struct varlena *src = (const struct varlena *) (uintptr_t) v;
+
+			memcpy(base + var, src, VARSIZE_ANY(src));
+			v = var;
+			var += MAXALIGN(VARSIZE_ANY(src));
+		}
+		((uint64 *) (base + vals))[i] = v;
+	}
+}
+
+/*
  * Lay the rows read out as an image in memory from alloc: the header, the
  * buckets, the chains, keys, values (a varlena's as its copy's offset from
  * the image's start), NULL flags and the copies.
@@ -198,20 +221,7 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 	memcpy(base + hdr.keys, r->keys, sizeof(int64) * r->nrows * j->nkeys);
 	memcpy(base + hdr.nulls, r->nulls, sizeof(bool) * nv);
 	/* the values, each varlena copied after the rest */
-	for (int64 i = 0; i < nv; i++)
-	{
-		uint64		v = r->vals[i];
-
-		if (j->vallen[i % j->nvals] <= 0 && !r->nulls[i])
-		{
-			const struct varlena *src = (const struct varlena *) (uintptr_t) v;
-
-			memcpy(base + var, src, VARSIZE_ANY(src));
-			v = var;
-			var += MAXALIGN(VARSIZE_ANY(src));
-		}
-		((uint64 *) (base + hdr.vals))[i] = v;
-	}
+	copy_values(r, j, base, hdr.vals, var);
 	/* the buckets and chains, in reverse so that each key's chain lists its rows in order */
 	view_image(&h, im, j);
 	buckets = (GrJoinBucket *) (base + hdr.buckets);
@@ -296,7 +306,6 @@ share_rows(const RowsRead *r, const GrScanJoin *j, dsa_area *area)
 	RowsShared	hdr = {InvalidDsaPointer, r->nrows, r->varbytes};
 	dsa_pointer dp;
 	char	   *base;
-	Size		var;
 
 	hdr.keys = MAXALIGN(sizeof(RowsShared));
 	hdr.vals = hdr.keys + sizeof(int64) * r->nrows * j->nkeys;
@@ -310,21 +319,7 @@ share_rows(const RowsRead *r, const GrScanJoin *j, dsa_area *area)
 	memcpy(base + hdr.nulls, r->nulls, sizeof(bool) * nv);
 	memcpy(base + hdr.keyless, r->keyless, sizeof(bool) * r->nrows);
 	/* the values, each varlena copied (r's are this process's addresses) */
-	var = hdr.var;
-	for (int64 i = 0; i < nv; i++)
-	{
-		uint64		v = r->vals[i];
-
-		if (j->vallen[i % j->nvals] <= 0 && !r->nulls[i])
-		{
-			const struct varlena *src = (const struct varlena *) (uintptr_t) v;
-
-			memcpy(base + var, src, VARSIZE_ANY(src));
-			v = var;
-			var += MAXALIGN(VARSIZE_ANY(src));
-		}
-		((uint64 *) (base + hdr.vals))[i] = v;
-	}
+	copy_values(r, j, base, hdr.vals, hdr.var);
 	return dp;
 }
 
