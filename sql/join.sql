@@ -204,18 +204,14 @@ SELECT node, same, md5(answer) FROM same($$SELECT pf_n, count(*), sum(pf_v) FROM
 SELECT node, same, md5(answer) FROM same($$SELECT pf_n, count(*), sum(pf_v) FROM jpfact
   WHERE NOT EXISTS (SELECT 1 FROM jpdim WHERE pd_key = pf_key AND pd_grp < 10) GROUP BY 1$$);
 -- a marked join: the relation hashed from shares is the one the probes mark
--- (PostgreSQL's joins off: with a GPU's costs, the planner of the GPU host
--- prefers its hash semi join over these small tables)
-SET enable_hashjoin = off;
-SET enable_mergejoin = off;
-SET enable_nestloop = off;
+-- (costed as without a GPU on both hosts: with a GPU's costs the planner
+-- prefers PostgreSQL's hash semi join over these small tables)
+SET gpu_reduce.page_path TO cpu;
 SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, count(*), sum(pd_w) FROM jpdim
   WHERE EXISTS (SELECT 1 FROM jpfact WHERE pf_key = pd_key AND pf_n < 5) GROUP BY 1$$);
 SELECT node, same, md5(answer) FROM same($$SELECT pd_grp, count(*), sum(pd_w) FROM jpdim
   WHERE NOT EXISTS (SELECT 1 FROM jpfact WHERE pf_key = pd_key AND pf_n < 5) GROUP BY 1$$);
-RESET enable_hashjoin;
-RESET enable_mergejoin;
-RESET enable_nestloop;
+RESET gpu_reduce.page_path;
 SET parallel_leader_participation = off;
 SELECT node, same, md5(answer) FROM same($$SELECT pg_label, pd_name, count(*), sum(pf_v) FROM jpfact JOIN jpdim ON pd_key = pf_key
   JOIN jpgrp ON pg_id = pd_grp GROUP BY 1, 2$$);
