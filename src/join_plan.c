@@ -208,35 +208,18 @@ add_key(PlannerInfo *root, GrJoinPlan *jp, GrJoinRel *jr, Relids joined, Expr *c
 	return true;
 }
 
-/* The cheapest of rel's unparameterized paths a parallel participant may run, or NULL. */
-static Path *
-cheapest_safe_path(RelOptInfo *rel)
-{
-	Path	   *best = NULL;
-	ListCell   *lc;
-
-	foreach(lc, rel->pathlist)
-	{
-		Path	   *path = lfirst(lc);
-
-		if (path->param_info == NULL && path->parallel_safe &&
-			(best == NULL || path->total_cost < best->total_cost))
-			best = path;
-	}
-	return best;
-}
-
 /*
- * The cheapest of rel's partial paths (each participant's copy returns a
- * share of its rows), or NULL.
+ * The cheapest unparameterized path of paths (a rel's pathlist, or its
+ * partial_pathlist: each participant's copy returns a share of its rows)
+ * that a parallel participant may run, or NULL.
  */
 static Path *
-cheapest_partial_path(RelOptInfo *rel)
+cheapest_safe_path(List *paths)
 {
 	Path	   *best = NULL;
 	ListCell   *lc;
 
-	foreach(lc, rel->partial_pathlist)
+	foreach(lc, paths)
 	{
 		Path	   *path = lfirst(lc);
 
@@ -507,8 +490,8 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		jr = palloc0(sizeof(GrJoinRel));
 		jr->relid = best->relid;
 		jr->path = best->cheapest_total_path;
-		jr->safe_path = cheapest_safe_path(best);
-		jr->partial_path = cheapest_partial_path(best);
+		jr->safe_path = cheapest_safe_path(best->pathlist);
+		jr->partial_path = cheapest_safe_path(best->partial_pathlist);
 		jr->name = "";
 		jr->jointype = kinds[best->relid];
 		jr->marked = first != 0 ? jp->marked : JOIN_INNER;
