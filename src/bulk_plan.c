@@ -1878,8 +1878,14 @@ emitted_rows(const BulkQuery *q, double groups, double rows)
 static bool
 trunc_groups(PlannerInfo *root, Node *key, double *groups)
 {
+	/* each field's shortest unit in seconds (0: not date_trunc's) */
+	static const int64 unit_secs[] = {
+		[GR_XF_YEAR] = 365 * 86400 - 3600, [GR_XF_QUARTER] = 89 * 86400 - 3600,
+		[GR_XF_MONTH] = 28 * 86400 - 3600, [GR_XF_WEEK] = 7 * 86400 - 3600,
+		[GR_XF_DAY] = 23 * 3600, [GR_XF_HOUR] = 3600, [GR_XF_MINUTE] = 60
+	};
 	FuncExpr   *f = (FuncExpr *) key;
-	int64		secs;
+	int			field;
 	int64		lo,
 				hi;
 
@@ -1887,34 +1893,11 @@ trunc_groups(PlannerInfo *root, Node *key, double *groups)
 		strcmp(get_func_name(f->funcid), "date_trunc") != 0 ||
 		!gr_time_stats_range(root, lsecond(f->args), &lo, &hi))
 		return false;
-	switch (gr_expr_trunc_field(linitial(f->args)))
-	{
-		case GR_XF_MINUTE:
-			secs = 60;
-			break;
-		case GR_XF_HOUR:
-			secs = 3600;
-			break;
-		case GR_XF_DAY:
-			secs = 23 * 3600;
-			break;
-		case GR_XF_WEEK:
-			secs = 7 * 86400 - 3600;
-			break;
-		case GR_XF_MONTH:
-			secs = 28 * 86400 - 3600;
-			break;
-		case GR_XF_QUARTER:
-			secs = 89 * 86400 - 3600;
-			break;
-		case GR_XF_YEAR:
-			secs = 365 * 86400 - 3600;
-			break;
-		default:
-			return false;
-	}
+	field = gr_expr_trunc_field(linitial(f->args));
+	if (field < 0 || field >= lengthof(unit_secs) || unit_secs[field] == 0)
+		return false;
 	/* the units the span touches, one more at either end */
-	*groups = (double) ((hi - lo) / secs) + 3;
+	*groups = (double) ((hi - lo) / unit_secs[field]) + 3;
 	return true;
 }
 
