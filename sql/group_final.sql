@@ -233,6 +233,25 @@ SELECT gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i)::int2 > 0', f
        gferror('SELECT k, sum(x) FROM gfa GROUP BY k HAVING sum(i)::int2 > 0', true) AS native;
 SELECT count(*) FROM (SELECT k, sum(x) FROM gfa GROUP BY k HAVING count(*) > 2) s;
 
+-- gpu_reduce.group_memory = -1, the default: PostgreSQL's hash memory
+-- (work_mem times hash_mem_multiplier), at least 256MB.  800 000 distinct
+-- keys' gpu_sum and gpu_avg states are estimated above 256MB: with the
+-- default work_mem the node does not return their final rows; with
+-- work_mem 512MB it does; group_memory set to 256MB holds to it whatever
+-- work_mem says.  (Final rows' answers are checked above; 800 000 rows as
+-- text would cost CI seconds a pass.)
+SHOW gpu_reduce.group_memory;
+CREATE TABLE gfm AS SELECT g AS k, (g % 1000)::float8 AS x FROM generate_series(1, 800000) g;
+ANALYZE gfm;
+SELECT gfplan('SELECT k, gpu_sum(x), gpu_avg(x) FROM gfm GROUP BY k') IN ('native', 'partial') AS not_final;
+SET work_mem = '512MB';
+SELECT gfplan('SELECT k, gpu_sum(x), gpu_avg(x) FROM gfm GROUP BY k');
+SET gpu_reduce.group_memory = '256MB';
+SELECT gfplan('SELECT k, gpu_sum(x), gpu_avg(x) FROM gfm GROUP BY k') IN ('native', 'partial') AS not_final;
+RESET gpu_reduce.group_memory;
+RESET work_mem;
+DROP TABLE gfm;
+
 DROP TABLE gfa, gfs, gfd, gfo, gfl, gfc;
 DROP FUNCTION gfplan(text), gftext(text, boolean), gfq(text), gfsame(text, text), gfpasses(text),
     gferror(text, boolean), gfexplain(text);

@@ -818,7 +818,7 @@ bulk_begin(CustomScanState *node, EState *estate, int eflags)
 	 * to match; in final mode gpu_reduce.group_memory, which holds them all
 	 */
 	bs->final = !d->partial && d->ngroupkeys > 0;
-	bs->group_budget = bs->final ? (Size) gr_group_memory_kb * 1024 : get_hash_memory_limit();
+	bs->group_budget = bs->final ? gr_group_memory_bytes() : get_hash_memory_limit();
 	bs->share_lo = 0;
 	bs->share_hi = GR_GROUP_HASH_SPACE;
 	bs->sinkcxt = AllocSetContextCreate(estate->es_query_cxt,

@@ -23,7 +23,7 @@ int			gr_debug_wait_page = 0;
 bool		gr_debug_buffer_manager_pins = false;
 int			gr_debug_quotient_scale = -1;
 int			gr_group_table_memory = 1024;
-int			gr_group_memory_kb = 256 * 1024;
+int			gr_group_memory_kb = -1;
 int			gr_slot_size_kb = 8 * 1024;
 int			gr_slots = 64;
 int			gr_streams_per_device = 4;
@@ -106,9 +106,10 @@ gr_guc_define(void)
 							PGC_USERSET, GUC_UNIT_MB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.group_memory",
 							"Most memory the GpuReduce node's groups may take where it returns a GROUP BY's final rows itself.",
+							"-1: PostgreSQL's hash memory (work_mem times hash_mem_multiplier), at least 256MB. "
 							"The planner offers that mode only where its estimate of the groups fits; where more come, "
 							"the node reads the table again in passes, each keeping a share of the groups.",
-							&gr_group_memory_kb, 256 * 1024, 64, MAX_KILOBYTES,
+							&gr_group_memory_kb, -1, -1, MAX_KILOBYTES,
 							PGC_USERSET, GUC_UNIT_KB, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.debug_job_groups",
 							"For tests: the most groups one grouping page job, and a scan's GROUP BY table, holds (0: as many as there is room for).",
@@ -205,4 +206,18 @@ gr_guc_define(void)
 								 &gr_register_buffers, true,
 								 PGC_POSTMASTER, 0, NULL, NULL, NULL);
 	}
+}
+
+/*
+ * gpu_reduce.group_memory in bytes: as set, or with -1 the memory a hash
+ * aggregate of PostgreSQL's may take, and at least 256MB (which holds TPC-H
+ * Q18's groups at SF1): a session that gives PostgreSQL's hash tables more
+ * gives the node's groups as much.
+ */
+Size
+gr_group_memory_bytes(void)
+{
+	if (gr_group_memory_kb >= 0)
+		return (Size) gr_group_memory_kb * 1024;
+	return Max(get_hash_memory_limit(), (Size) 256 * 1024 * 1024);
 }

@@ -278,6 +278,7 @@ extern bool gr_debug_buffer_manager_pins;
 extern int	gr_debug_quotient_scale;
 extern int	gr_group_table_memory;
 extern int	gr_group_memory_kb;
+extern Size gr_group_memory_bytes(void);
 
 /* gpu_reduce.page_path */
 typedef enum GrPagePathMode
