@@ -53,6 +53,8 @@ SELECT * FROM exq('SELECT sum(a::int8 * b), gpu_sum(s::float8 * 0.5), sum(a::num
 -- WHERE: IN, OR, NOT, BETWEEN, IS [NOT] NULL, booleans, column against column
 SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE s IN (1, 3, 5)');
 SELECT * FROM exq('SELECT count(*), sum(b) FROM ex WHERE s IN (1, 3, 5) OR a > 400');
+-- an IN list over an expression that has constants of its own (s % 10's 10)
+SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE s % 10 IN (1, 3) AND a % 7 <> ALL (ARRAY[2, 5])');
 SELECT * FROM exq('SELECT count(*), gpu_sum(f) FROM ex WHERE NOT (s BETWEEN 10 AND 40) AND a IS NOT NULL');
 SELECT * FROM exq('SELECT count(*), sum(p) FROM ex WHERE a > s AND q IS NULL');
 SELECT * FROM exq('SELECT count(*), sum(a) FROM ex WHERE flag AND r > 10 OR q = 0.05');

@@ -1560,7 +1560,7 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 	Datum	   *vals;
 	bool	   *nulls;
 	int			n;
-	int			first = b->prog.nconsts;
+	int			first;
 	char	   *name = get_opname(sa->opno);
 	bool		eq = name != NULL && strcmp(name, "=") == 0 && sa->useOr;
 	bool		ne = name != NULL && strcmp(name, "<>") == 0 && !sa->useOr;
@@ -1585,6 +1585,8 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 		if (!text_collation_ok(sa->inputcollid, true) || !type_kind(elemtype, -1, &elem) ||
 			elem.kind != x.kind)
 			return false;
+		/* the elements' constants follow any the value's own code took */
+		first = b->prog.nconsts;
 		for (int i = 0; i < n; i++)
 		{
 			int			k;
@@ -1627,6 +1629,8 @@ in_list(GrExprBuilder *b, ScalarArrayOpExpr *sa, XVal *out)
 			 (x.kind == GR_XK_INT && !(is_int_type(x.type) && is_int_type(elemtype)) &&
 			  x.type != elemtype))
 		return false;
+	/* the elements' constants follow any the value's own code took (d_key % 10's 10) */
+	first = b->prog.nconsts;
 	for (int i = 0; i < n; i++)
 	{
 		int			k;
