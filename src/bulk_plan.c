@@ -187,6 +187,8 @@ typedef struct BulkTable
 	List	   *keyouts;		/* Integer per group key: its program output, or -1 */
 	List	   *joincols;		/* Integer per join key (GrJoinSrc, in order): the
 								 * column of one the table gives, or -1 */
+	List	   *hashcols;		/* a hashed relation read from its pages:
+								 * Integer per key, then per value, its column */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -205,6 +207,10 @@ typedef struct BulkQuery
 								 * first output columns */
 	List	   *keys;			/* per key: its GrScanKey */
 	GrJoinPlan *join;			/* the relations joined to the table, or NULL */
+	List	   *pagerels;		/* per hashed relation: its BulkTable, where the
+								 * node can read it from its pages, or NULL */
+	List	   *paged;			/* int per hashed relation: read from its pages
+								 * in the path being made (bulk_path) */
 	List	   *outjoin;		/* int per output: where it comes from (a
 								 * join value's reference, GR_JOIN_PROBE or
 								 * GR_JOIN_ROW: gr_join_value) */
@@ -720,6 +726,37 @@ bulk_table_key(BulkQuery *q, BulkTable *t, Index relid, Node *expr, GrScanKey *k
 }
 
 /*
+ * A table's WHERE clauses as comparisons and its program's conjuncts, in
+ * the order PostgreSQL's own scan evaluates them (qual_order): the program
+ * checks its conjuncts in order and stops at the first that fails, so a
+ * row raises an error exactly where native would (a cheap conjunct that
+ * rejects it first keeps a division by zero from being reached).  False if
+ * one is neither.
+ */
+static bool
+table_quals(PlannerInfo *root, BulkQuery *q, BulkTable *t)
+{
+	RelOptInfo *rel = root->simple_rel_array[t->relid];
+	ListCell   *lc;
+
+	foreach(lc, qual_order(root, rel->baserestrictinfo))
+	{
+		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
+
+		if (ri->pseudoconstant)
+			return gr_decline("the WHERE clause %s reads none of the table's columns",
+							  expr_text(root, t->relid, (Node *) ri->clause));
+		if (!bulk_qual(q, t, ri->clause) &&
+			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
+			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
+								   "the expression program does not compile the WHERE clause %s",
+								   expr_text(root, t->relid, (Node *) ri->clause));
+		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
+	}
+	return true;
+}
+
+/*
  * Add the table of range table entry relid, whose columns the outputs read
  * as vars (the outputs' arguments, then the group keys, translated to it):
  * which columns, and its WHERE clauses as comparisons.  False if one is
@@ -730,35 +767,14 @@ bulk_table(PlannerInfo *root, BulkQuery *q, Index relid, List *vars)
 {
 	RelOptInfo *rel = root->simple_rel_array[relid];
 	BulkTable  *t = palloc0(sizeof(BulkTable));
-	List	   *restrictions;
 	ListCell   *lc;
 
 	t->relid = relid;
 	t->pages = rel->pages;
 	t->tuples = rel->tuples;
-	/*
-	 * The WHERE clauses in the order PostgreSQL's own scan evaluates them
-	 * (qual_order): the program checks its conjuncts in order and stops at
-	 * the first that fails, so a row raises an error exactly where native
-	 * would (a cheap conjunct that rejects it first keeps a division by zero
-	 * from being reached); they are compiled before the arguments, which
-	 * only a row that passes computes.
-	 */
-	restrictions = qual_order(root, rel->baserestrictinfo);
-	foreach(lc, restrictions)
-	{
-		RestrictInfo *ri = lfirst_node(RestrictInfo, lc);
-
-		if (ri->pseudoconstant)
-			return gr_decline("the WHERE clause %s reads none of the table's columns",
-							  expr_text(root, relid, (Node *) ri->clause));
-		if (!bulk_qual(q, t, ri->clause) &&
-			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
-			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
-								   "the expression program does not compile the WHERE clause %s",
-								   expr_text(root, relid, (Node *) ri->clause));
-		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
-	}
+	/* the WHERE clauses first: only a row that passes computes the arguments */
+	if (!table_quals(root, q, t))
+		return false;
 	foreach(lc, vars)
 	{
 		Node	   *arg = lfirst(lc);
@@ -834,6 +850,69 @@ bulk_children(PlannerInfo *root, BulkQuery *q, Index parent, List *vars)
 			return false;
 	}
 	return true;
+}
+
+/* A hashed relation's key or value as its column of the table relid, or -1: not a plain column. */
+static int
+page_column(BulkTable *t, Node *expr)
+{
+	Node	   *v = expr;
+
+	while (IsA(v, RelabelType))
+		v = (Node *) ((RelabelType *) v)->arg;
+	if (!is_table_column(t->relid, v) ||
+		get_typlen(exprType(v)) != get_typlen(exprType(expr)))
+		return -1;
+	return bulk_col(t, ((Var *) v)->varattno);
+}
+
+/*
+ * A hashed relation as a table the node reads from its pages, or NULL where
+ * its child plan must give its rows: a plain heap table, without row
+ * security (its plan applies the policies), whose keys and values are its
+ * columns and whose every WHERE clause the node compiles (as the table's:
+ * comparisons, then the program).  Its reasons are not the query's: a
+ * relation not read from pages still joins through its child plan.
+ */
+static BulkTable *
+page_table(PlannerInfo *root, BulkQuery *q, GrJoinRel *jr)
+{
+	RangeTblEntry *rte = planner_rt_fetch(jr->relid, root);
+	RelOptInfo *rel = root->simple_rel_array[jr->relid];
+	BulkTable  *t;
+	Relation	r;
+	bool		plain;
+	bool		report = gr_report_declines;
+	bool		compiled;
+	ListCell   *lc;
+
+	if (rte->rtekind != RTE_RELATION || rte->inh || rte->relkind != RELKIND_RELATION ||
+		rte->tablesample != NULL || rte->securityQuals != NIL || rel == NULL)
+		return NULL;
+	r = table_open(rte->relid, NoLock);
+	plain = r->rd_rel->relam == HEAP_TABLE_AM_OID && !r->rd_rel->relrowsecurity;
+	table_close(r, NoLock);
+	if (!plain)
+		return NULL;
+	t = palloc0(sizeof(BulkTable));
+	t->relid = jr->relid;
+	t->pages = rel->pages;
+	t->tuples = rel->tuples;
+	foreach(lc, list_concat_copy(jr->keyexprs, jr->vals))
+	{
+		int			col = page_column(t, lfirst(lc));
+
+		if (col < 0)
+			return NULL;
+		t->hashcols = lappend(t->hashcols, makeInteger(col));
+	}
+	gr_report_declines = false;
+	compiled = table_quals(root, q, t);
+	gr_report_declines = report;
+	if (!compiled || list_length(t->quals) > GR_MAX_QUALS ||
+		list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS)
+		return NULL;
+	return t;
 }
 
 /*
@@ -937,6 +1016,8 @@ bulk_join_table(PlannerInfo *root, BulkQuery *q, RangeTblEntry *rte, List *vars)
 	}
 	if (!gr_join_finish(root, q->join))
 		return false;
+	foreach(lc, q->join->rels)
+		q->pagerels = lappend(q->pagerels, page_table(root, q, lfirst(lc)));
 	if (list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) + q->join->nvals +
 		(q->jxb ? q->jxb->prog.nouts : 0) > GR_DECODE_MAX_COLS)
 		return gr_decline("the join reads more than %d columns or values", GR_DECODE_MAX_COLS);
@@ -1174,6 +1255,12 @@ sort_columns(BulkTable *t, GrExprProg *jprog)
 		if (intVal(col) >= 0)
 			col->ival = newidx[intVal(col)];
 	}
+	foreach(lc, t->hashcols)
+	{
+		Integer    *col = lfirst(lc);
+
+		col->ival = newidx[intVal(col)];
+	}
 	if (t->xb != NULL)
 		gr_expr_renumber(&t->xb->prog, newidx, n);
 	/* a joined-row program's columns of the table (not its join values, GR_JCOL_BASE on) */
@@ -1286,6 +1373,52 @@ join_indexes(BulkQuery *q, List *refs)
 	return a;
 }
 
+/* n entries of -1: what no aggregate or key of a hashed relation's table reads. */
+static int *
+no_columns(int n)
+{
+	int		   *a = palloc(sizeof(int) * Max(n, 1));
+
+	for (int i = 0; i < n; i++)
+		a[i] = -1;
+	return a;
+}
+
+/*
+ * A table as the scan description has it: the probe table or a tree's
+ * leaf, or a hashed relation read from its pages (hashcols), whose
+ * columns no aggregate or group key reads.
+ */
+static void
+table_desc(PlannerInfo *root, BulkQuery *q, const GrScanDesc *d, BulkTable *t,
+		   GrScanTable *st)
+{
+	bool		hashed = t->hashcols != NIL;
+	ListCell   *lq;
+
+	st->relid = planner_rt_fetch(t->relid, root)->relid;
+	st->ncols = list_length(t->attnos);
+	st->attnos = int_array(t->attnos);
+	st->argcols = hashed ? no_columns(d->naggs) : int_array(t->outcols);
+	st->keycols = hashed ? no_columns(d->ngroupkeys) : int_array(t->keycols);
+	st->nquals = list_length(t->quals);
+	st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
+	foreach(lq, t->quals)
+		st->quals[foreach_current_index(lq)] = *(GrScanQual *) lfirst(lq);
+	st->filter = filter_text(root, t);
+	if (t->xb != NULL)
+	{
+		st->prog = &t->xb->prog;
+		st->binds = t->xb->bind;
+		st->argouts = hashed ? no_columns(d->naggs) : int_array(t->outprog);
+		st->keyouts = hashed ? no_columns(d->ngroupkeys) : int_array(t->keyouts);
+		st->xquals = t->xb->quals;
+		st->xouts = t->xb->outs;
+	}
+	st->argjoins = hashed ? no_columns(d->naggs) : join_indexes(q, q->outjoin);
+	st->keyjoins = hashed ? no_columns(d->ngroupkeys) : join_indexes(q, q->keyjoin);
+}
+
 /* The hashed relations of a join, as the scan description has them. */
 static void
 join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
@@ -1322,6 +1455,17 @@ join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
 		sj->jointype = jr->jointype;
 		sj->marked = jr->marked == JOIN_INNER ? 0 : jr->marked;
 		sj->name = jr->name;
+		if (list_nth_int(q->paged, foreach_current_index(lc)))
+		{
+			BulkTable  *pt = list_nth(q->pagerels, foreach_current_index(lc));
+
+			sj->pages = palloc0(sizeof(GrScanTable));
+			table_desc(q->root, q, d, pt, sj->pages);
+			sj->pagecols = int_array(pt->hashcols);
+			sj->name = psprintf("%s read from pages%s%s", jr->name,
+								sj->pages->filter[0] != '\0' ? ", Filter: " : "",
+								sj->pages->filter);
+		}
 	}
 }
 
@@ -1418,33 +1562,7 @@ scan_desc(PlannerInfo *root, BulkQuery *q, bool partial, double groups)
 	d->ntables = list_length(q->tables);
 	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
 	foreach(lc, q->tables)
-	{
-		BulkTable  *t = lfirst(lc);
-		GrScanTable *st = &d->tables[foreach_current_index(lc)];
-		ListCell   *lq;
-
-		st->relid = planner_rt_fetch(t->relid, root)->relid;
-		st->ncols = list_length(t->attnos);
-		st->attnos = int_array(t->attnos);
-		st->argcols = int_array(t->outcols);
-		st->keycols = int_array(t->keycols);
-		st->nquals = list_length(t->quals);
-		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
-		foreach(lq, t->quals)
-			st->quals[foreach_current_index(lq)] = *(GrScanQual *) lfirst(lq);
-		st->filter = filter_text(root, t);
-		if (t->xb != NULL)
-		{
-			st->prog = &t->xb->prog;
-			st->binds = t->xb->bind;
-			st->argouts = int_array(t->outprog);
-			st->keyouts = int_array(t->keyouts);
-			st->xquals = t->xb->quals;
-			st->xouts = t->xb->outs;
-		}
-		st->argjoins = join_indexes(q, q->outjoin);
-		st->keyjoins = join_indexes(q, q->keyjoin);
-	}
+		table_desc(root, q, d, lfirst(lc), &d->tables[foreach_current_index(lc)]);
 	if (q->join != NULL)
 		join_desc(q, d, linitial(q->tables));
 	if (q->jxb != NULL)
@@ -1502,6 +1620,44 @@ join_on_gpu(PlannerInfo *root, const GrJoinPlan *jp, double *handed)
 	return true;
 }
 
+/* The share of a scan's work one participant of a path of workers does (as cost_seqscan's). */
+static double
+participants(int workers)
+{
+	double		divisor = workers;
+
+	if (workers == 0)
+		return 1;
+	if (parallel_leader_participation && workers < 4)
+		divisor += 1.0 - 0.3 * workers;
+	return divisor;
+}
+
+/* The hashing of a relation's rows. */
+static double
+hash_cost(const GrJoinRel *jr, double rows)
+{
+	return cpu_operator_cost * rows * (list_length(jr->keyexprs) + 1);
+}
+
+/*
+ * A hashed relation read from its pages (t), as the node's CPU page path
+ * costs a table (its pages, each row decoded and its comparisons made),
+ * and its rows kept read, in a path of workers a participant's share of
+ * them (each reads the pages it takes); and the hashing of all of them,
+ * one process's.
+ */
+static double
+page_read_cost(const GrJoinRel *jr, const BulkTable *t, int workers)
+{
+	double		rows = jr->path->rows;
+
+	return (seq_page_cost * t->pages +
+			cpu_tuple_cost * t->tuples * (GR_BULK_ROW_COST +
+										  GR_BULK_COL_COST * list_length(t->attnos)) +
+			cpu_tuple_cost * rows) / participants(workers) + hash_cost(jr, rows);
+}
+
 /*
  * A hashed relation's child plan in a path of workers (0: serial), and in
  * *cost the child's cost, its rows read and their hashing.  In a parallel
@@ -1515,7 +1671,7 @@ join_child(const GrJoinRel *jr, int workers, double *cost)
 {
 	Path	   *path = workers > 0 ? jr->safe_path : jr->path;
 	Path	   *part = workers > 0 ? jr->partial_path : NULL;
-	double		hash = cpu_operator_cost * path->rows * (list_length(jr->keyexprs) + 1);
+	double		hash = hash_cost(jr, path->rows);
 
 	*cost = path->total_cost + cpu_tuple_cost * path->rows + hash;
 	if (part != NULL && part->total_cost + cpu_tuple_cost * part->rows + hash < *cost)
@@ -1546,8 +1702,9 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
 		gr_gpu_pages_unavailable() == NULL &&
 		(q->join == NULL || join_on_gpu(root, q->join, &here));
+	List	   *children;		/* the relations read by child plans */
+	int			nchildren = 0;
 	ListCell   *lc;
-	ListCell   *lj;
 
 	/*
 	 * on the GPU, only the rows a join's job hands back are the backend's
@@ -1584,14 +1741,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		if (q->join->marked == JOIN_INNER)
 			cpu += here * joined;
 	}
-	if (workers > 0)
-	{
-		double		divisor = workers;
-
-		if (parallel_leader_participation && workers < 4)
-			divisor += 1.0 - 0.3 * workers;
-		cpu /= divisor;
-	}
+	cpu /= participants(workers);
 	if (q->join != NULL && q->join->marked != JOIN_INNER)
 	{
 		/*
@@ -1630,15 +1780,31 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 				qc.per_tuple) * final_groups + costs.finalCost.startup + qc.startup +
 			target->cost.startup + target->cost.per_tuple * rows;
 	}
-	/* each relation's child plan, its rows read, and their hashing */
+	/*
+	 * each relation's child plan, its rows read, and their hashing; or its
+	 * read from its pages where that costs less
+	 */
 	cp->custom_paths = NIL;
+	children = NIL;
+	q->paged = NIL;
 	foreach(lc, q->join != NULL ? q->join->rels : NIL)
 	{
 		double		cost;
 		Path	   *path = join_child(lfirst(lc), workers, &cost);
+		BulkTable  *pt = list_nth(q->pagerels, foreach_current_index(lc));
+		double		read = pt != NULL ? page_read_cost(lfirst(lc), pt, workers) : -1;
 
+		/* a tie (no row to read) goes to the pages too: no child to start */
+		q->paged = lappend_int(q->paged, read >= 0 && read <= cost);
+		if (llast_int(q->paged))
+		{
+			sort_columns(pt, NULL);
+			cpu += read;
+			continue;
+		}
 		cpu += cost;
 		cp->custom_paths = lappend(cp->custom_paths, path);
+		children = lappend(children, lfirst(lc));
 	}
 	cp->path.pathtype = T_CustomScan;
 	cp->path.parent = rel;
@@ -1654,17 +1820,19 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	cp->methods = &bulk_path_methods;
 	/* the scan description, then what plan_bulk_path alone needs */
 	d = scan_desc(root, q, partial, final_groups > 0 ? final_groups : rows);
-	forboth(lc, cp->custom_paths, lj, q->join != NULL ? q->join->rels : NIL)
+	foreach(lc, q->join != NULL ? q->join->rels : NIL)
 	{
-		GrJoinRel  *jr = lfirst(lj);
+		GrJoinRel  *jr = lfirst(lc);
+		int			j = foreach_current_index(lc);
 
-		d->joins[foreach_current_index(lc)].partial = lfirst(lc) == jr->partial_path;
+		if (!list_nth_int(q->paged, j))
+			d->joins[j].partial = list_nth(cp->custom_paths, nchildren++) == jr->partial_path;
 	}
 	cp->custom_private = list_make5(gr_scan_desc_to_list(d),
 									q->aggrefs, q->exprs, makeInteger(q->scanrelid),
 									q->keyexprs);
-	cp->custom_private = lappend(cp->custom_private,
-								 q->join != NULL ? q->join->rels : NIL);
+	/* the relations of the child plans, in their order */
+	cp->custom_private = lappend(cp->custom_private, children);
 	return cp;
 }
 

@@ -117,7 +117,8 @@ typedef struct BulkTable
 typedef struct BulkJoin
 {
 	const GrScanJoin *desc;
-	PlanState  *child;			/* PostgreSQL's plan for it */
+	PlanState  *child;			/* PostgreSQL's plan for it, or NULL: */
+	BulkTable  *pages;			/* the node reads its pages (GrScanJoin.pages) */
 	GrJoinHash *hash;			/* built (or attached) at the scan's start, or NULL */
 	int			keypos[GR_JOIN_MAX_KEYS];	/* each key's other side in the row */
 	int			valpos;			/* its first value's place in the row */
@@ -195,6 +196,8 @@ typedef struct BulkShared
 	slock_t		mutex;
 	dsa_pointer shares[GR_JOIN_MAX_RELS];
 	pg_atomic_uint32 taken[GR_JOIN_MAX_RELS];
+	pg_atomic_uint32 blocks[GR_JOIN_MAX_RELS];	/* a relation read from its pages:
+												 * the blocks taken so far */
 	bool		built;
 	dsa_pointer images[GR_JOIN_MAX_RELS];
 	/*
@@ -265,6 +268,25 @@ typedef struct BulkScanState
 									 * the leader's hold every participant's */
 } BulkScanState;
 
+/*
+ * A hashed relation read from its pages (BulkJoin.pages) as a row source
+ * (GrJoinNextRow): its scan by the query's snapshot, read a page at a time
+ * as the table's (read_page: pruning, page-mode visibility, serializable
+ * checks), and the next visible tuple of the page read.
+ */
+typedef struct PageRows
+{
+	BulkScanState *bs;
+	BulkJoin   *bj;
+	pg_atomic_uint32 *taken;	/* a parallel plan's block counter (each
+								 * participant reads the blocks it takes), or
+								 * NULL: every block */
+	BlockNumber blk;			/* the page read, or InvalidBlockNumber */
+	int			next;
+	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
+	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
+} PageRows;
+
 static void bulk_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *bulk_exec(CustomScanState *node);
 static void bulk_end(CustomScanState *node);
@@ -279,6 +301,9 @@ static int32 agg_k(void *arg, int agg);
 static Datum eval_const(BulkScanState *bs, ExprState *es, bool *isnull);
 static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds);
 static void emit_groups(BulkScanState *bs);
+static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
+								PageRows *pr, void **arg);
+static void end_row_source(BulkJoin *bj);
 
 static const CustomExecMethods bulk_exec_methods = {
 	.CustomName = GR_BULK_NAME,
@@ -454,8 +479,8 @@ init_table(BulkScanState *bs, BulkTable *t, const GrScanTable *st)
 
 	if (st->nquals > GR_MAX_QUALS || st->ncols > GR_DECODE_MAX_COLS)
 		elog(ERROR, "gpu_reduce: scan description has too many columns or comparisons");
-	t->rel = cs->scan.scanrelid > 0 ? bs->css.ss.ss_currentRelation :
-		table_open(st->relid, AccessShareLock);
+	t->rel = cs->scan.scanrelid > 0 && st == bs->desc->tables ?
+		bs->css.ss.ss_currentRelation : table_open(st->relid, AccessShareLock);
 	t->desc = make_decode_desc(t->rel, st->attnos, st->ncols);
 	t->filter = st->filter;
 	t->argcols = st->argcols;
@@ -551,21 +576,36 @@ init_joins(BulkScanState *bs, EState *estate, int eflags)
 	CustomScan *cs = (CustomScan *) bs->css.ss.ps.plan;
 	const GrScanDesc *d = bs->desc;
 	int			vbase;
+	int			nchildren = 0;
 
 	bs->njoins = d->njoins;
 	if (d->njoins == 0)
 		return;
 	vbase = d->tables[0].ncols + (bs->tables[0].prog ? bs->tables[0].prog->nouts : 0);
-	if (list_length(cs->custom_plans) != d->njoins || vbase + d->njoinvals > GR_DECODE_MAX_COLS)
+	for (int j = 0; j < d->njoins; j++)
+		nchildren += d->joins[j].pages == NULL;
+	if (list_length(cs->custom_plans) != nchildren || vbase + d->njoinvals > GR_DECODE_MAX_COLS)
 		elog(ERROR, "gpu_reduce: scan description and plans of a join disagree");
 	bs->joins = palloc0(sizeof(BulkJoin) * d->njoins);
+	nchildren = 0;
 	for (int j = 0; j < d->njoins; j++)
 	{
 		BulkJoin   *bj = &bs->joins[j];
 
 		bj->desc = &d->joins[j];
-		bj->child = ExecInitNode(list_nth(cs->custom_plans, j), estate, eflags);
-		bs->css.custom_ps = lappend(bs->css.custom_ps, bj->child);
+		if (bj->desc->pages != NULL)
+		{
+			/* no aggregate or key reads its columns: no program outputs */
+			bj->pages = palloc0(sizeof(BulkTable));
+			init_table(bs, bj->pages, bj->desc->pages);
+			if (bj->pages->prog != NULL && bj->pages->prog->nouts > 0)
+				elog(ERROR, "gpu_reduce: a relation read from pages computes outputs");
+		}
+		else
+		{
+			bj->child = ExecInitNode(list_nth(cs->custom_plans, nchildren++), estate, eflags);
+			bs->css.custom_ps = lappend(bs->css.custom_ps, bj->child);
+		}
 		for (int k = 0; k < bj->desc->nkeys; k++)
 			bj->keypos[k] = bj->desc->src[k] >= 0 ? bj->desc->src[k] :
 				vbase + (-1 - bj->desc->src[k]);
@@ -649,7 +689,8 @@ upload_images(BulkScanState *bs)
  * Read this participant's share of each relation's rows into the shared
  * memory (build_shared): all its copy of a partial child produces, or all
  * of a child that is not partial, which the first participant to come to
- * it runs alone.  A relation's build time is its longest read so far.
+ * it runs alone, or the rows of the pages it takes of a relation read from
+ * its pages.  A relation's build time is its longest read so far.
  */
 static void
 read_shares(BulkScanState *bs)
@@ -659,14 +700,20 @@ read_shares(BulkScanState *bs)
 	for (int j = 0; j < bs->njoins; j++)
 	{
 		BulkJoin   *bj = &bs->joins[j];
+		PageRows	pr;
+		void	   *arg;
+		GrJoinNextRow next;
 		instr_time	start;
 		instr_time	took;
 
-		if (!bj->desc->partial && pg_atomic_exchange_u32(&shared->taken[j], 1) != 0)
+		if (!bj->desc->partial && bj->pages == NULL &&
+			pg_atomic_exchange_u32(&shared->taken[j], 1) != 0)
 			continue;
 		INSTR_TIME_SET_CURRENT(start);
-		gr_join_hash_share(bj->child, bj->desc, bs->joincxt, bs->area, &shared->mutex,
+		next = row_source(bs, bj, &shared->blocks[j], &pr, &arg);
+		gr_join_hash_share(next, arg, bj->desc, bs->joincxt, bs->area, &shared->mutex,
 						   &shared->shares[j]);
+		end_row_source(bj);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
 		SpinLockAcquire(&shared->mutex);
@@ -776,11 +823,16 @@ build_joins(BulkScanState *bs)
 	for (int j = 0; j < bs->njoins; j++)
 	{
 		BulkJoin   *bj = &bs->joins[j];
+		PageRows	pr;
+		void	   *arg;
+		GrJoinNextRow next;
 		instr_time	start;
 		instr_time	took;
 
 		INSTR_TIME_SET_CURRENT(start);
-		bj->hash = gr_join_hash_build(bj->child, bj->desc, bs->joincxt);
+		next = row_source(bs, bj, NULL, &pr, &arg);
+		bj->hash = gr_join_hash_build(next, arg, bj->desc, bs->joincxt);
+		end_row_source(bj);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
 		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
@@ -1063,7 +1115,6 @@ fallback_quals(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber b
 	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
 	HeapTupleData tuple;
 
-	bs->counters[C_FALLBACK]++;
 	tuple.t_len = len;
 	ItemPointerSet(&tuple.t_self, blk, off);
 	tuple.t_tableOid = RelationGetRelid(t->rel);
@@ -1093,6 +1144,132 @@ fallback_outputs(BulkScanState *bs, BulkTable *t, uint64 *tv, bool *tn, Datum *x
 		tv[ncols + o] = t->prog->out_kind[o] == GR_XO_DEC || w == 8 ? (uint64) xv[o] :
 			(uint64) xv[o] & ((UINT64_C(1) << (8 * w)) - 1);
 		tn[ncols + o] = xn[o];
+	}
+}
+
+/*
+ * Whether a decoded tuple of a relation read from its pages passes its
+ * WHERE: the comparisons, then the program; a row the program hands back
+ * is PostgreSQL's to evaluate (raising its errors), as its plan would.
+ */
+static bool
+page_row_passes(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+				OffsetNumber off, uint32 len, uint64 *tv, bool *tn)
+{
+	gr_int128	wide[GR_EXPR_MAX_OUTS];
+	GrExprResult res;
+	bool		pass;
+
+	if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
+		return false;
+	if (t->prog == NULL)
+		return true;
+	res = gr_expr_eval(t->prog, tv, tn, tv + t->desc->ncols, tn + t->desc->ncols, wide);
+	if (res != GR_EXPR_FALLBACK)
+		return res == GR_EXPR_PASS;
+	pass = fallback_quals(bs, t, page, blk, off, len);
+	ExecClearTuple(t->xslot);
+	ResetExprContext(bs->css.ss.ps.ps_ExprContext);
+	return pass;
+}
+
+/*
+ * The next row of a relation read from its pages that its WHERE keeps: its
+ * keys, then its values, as Datums (a varlena's in the page, pinned until
+ * the next page is read).
+ */
+static bool
+page_row(void *arg, const Datum **values, const bool **isnull)
+{
+	PageRows   *pr = arg;
+	BulkTable  *t = pr->bj->pages;
+	const GrScanJoin *j = pr->bj->desc;
+	HeapScanDesc scan = (HeapScanDesc) t->scan;
+
+	for (;;)
+	{
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+		const uint8 *page;
+		OffsetNumber off;
+		uint32		len;
+
+		if (pr->blk == InvalidBlockNumber || pr->next >= scan->rs_ntuples)
+		{
+			if (pr->taken != NULL)
+				pr->blk = pg_atomic_fetch_add_u32(pr->taken, 1);
+			else
+				pr->blk = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
+			if (pr->blk >= scan->rs_nblocks)
+				return false;
+			read_page(scan, pr->blk);
+			pr->next = 0;
+			continue;
+		}
+		page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
+		off = scan->rs_vistuples[pr->next++];
+		len = gr_page_tuple_len(page, off, BLCKSZ);
+		if (len == 0 || !gr_decode_tuple(t->desc, gr_page_tuple(page, off), len, tv, tn))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATA_CORRUPTED),
+					 errmsg("could not decode tuple (%u,%u) of relation \"%s\"",
+							pr->blk, off, RelationGetRelationName(t->rel))));
+		if (!page_row_passes(pr->bs, t, page, pr->blk, off, len, tv, tn))
+			continue;
+		for (int c = 0; c < j->nkeys + j->nvals; c++)
+		{
+			pr->values[c] = (Datum) tv[j->pagecols[c]];
+			pr->isnull[c] = tn[j->pagecols[c]];
+		}
+		*values = pr->values;
+		*isnull = pr->isnull;
+		return true;
+	}
+}
+
+/*
+ * Where a relation's rows come from for its build: its child plan, or its
+ * pages, whose scan starts (again) here with this scan's constants; in a
+ * parallel plan (taken: the shared block counter), this participant's
+ * share of them.  A participant's scan may count blocks added since
+ * another's began: they hold no row the query's snapshot sees.
+ */
+static GrJoinNextRow
+row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *pr,
+		   void **arg)
+{
+	BulkTable  *t = bj->pages;
+
+	if (t == NULL)
+	{
+		*arg = bj->child;
+		return gr_join_child_row;
+	}
+	if (t->scan == NULL)
+		t->scan = table_beginscan_strat(t->rel, bs->css.ss.ps.state->es_snapshot, 0, NULL,
+										true, false);
+	else
+		table_rescan(t->scan, NULL);
+	bind_quals(bs, t);
+	pr->bs = bs;
+	pr->bj = bj;
+	pr->taken = taken;
+	pr->blk = InvalidBlockNumber;
+	pr->next = 0;
+	*arg = pr;
+	return page_row;
+}
+
+/* After a build: a relation read from its pages keeps no page pinned. */
+static void
+end_row_source(BulkJoin *bj)
+{
+	HeapScanDesc scan = bj->pages != NULL ? (HeapScanDesc) bj->pages->scan : NULL;
+
+	if (scan != NULL && BufferIsValid(scan->rs_cbuf))
+	{
+		ReleaseBuffer(scan->rs_cbuf);
+		scan->rs_cbuf = InvalidBuffer;
 	}
 }
 
@@ -1482,6 +1659,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 			{
 				kr.fallback = true;
 				kr.evaluated = false;
+				bs->counters[C_FALLBACK]++;
 				if (fallback_quals(bs, t, page, blk, offs[i], len))
 					keep_row(bs, t, &kr, tv, tn, 0);
 				ExecClearTuple(t->xslot);
@@ -2524,7 +2702,18 @@ bulk_end(CustomScanState *node)
 			table_close(bs->tables[i].rel, NoLock);
 	}
 	for (int j = 0; j < bs->njoins; j++)
-		ExecEndNode(bs->joins[j].child);
+	{
+		BulkTable  *t = bs->joins[j].pages;
+
+		if (t == NULL)
+		{
+			ExecEndNode(bs->joins[j].child);
+			continue;
+		}
+		if (t->scan != NULL)
+			table_endscan(t->scan);
+		table_close(t->rel, NoLock);
+	}
 	/* the images on the GPUs, if this process named them */
 	gr_page_path_release_images(bs->images);
 	/* gives back GPU slots and buffer budget (the states' callbacks) */
@@ -2549,6 +2738,9 @@ bulk_rescan(CustomScanState *node)
 	{
 		PlanState  *child = bs->joins[j].child;
 
+		/* a relation read from its pages starts its scan again as it is built */
+		if (child == NULL)
+			continue;
 		if (node->ss.ps.chgParam != NULL)
 			UpdateChangedParamSet(child, node->ss.ps.chgParam);
 		if (child->chgParam == NULL)
@@ -2612,6 +2804,7 @@ init_counters(BulkShared *shared)
 	{
 		shared->shares[j] = InvalidDsaPointer;
 		pg_atomic_init_u32(&shared->taken[j], 0);
+		pg_atomic_init_u32(&shared->blocks[j], 0);
 	}
 	shared->built = false;
 	shared->marks = InvalidDsaPointer;

@@ -1,9 +1,11 @@
 /*
  * join_hash.c
  *	  A hashed relation of the GpuReduce node's join: built once per scan
- *	  from the rows of its child plan (PostgreSQL's own plan for the
- *	  relation, so its rows are those PostgreSQL's join would see), probed by
- *	  bulk_scan.c for each row the table keeps.
+ *	  from the rows of a source, its child plan (PostgreSQL's own plan for
+ *	  the relation, so its rows are those PostgreSQL's join would see) or
+ *	  the node's own read of its pages (bulk_scan.c: the same rows, by the
+ *	  query's snapshot and the relation's WHERE), probed by bulk_scan.c for
+ *	  each row the table keeps.
  *
  * The rows are gathered into arrays of their keys and values, then laid out
  * as one image (join_hash.h): open addressing over a bucket per distinct key
@@ -93,46 +95,67 @@ start_rows(RowsRead *r, const GrScanJoin *j, int64 n)
 }
 
 /*
- * Every row the child plan produces with no NULL key (a marked anti join's
- * with one too: it matches no row of the table, so it is the join's), in r->cxt (the child
- * runs in the caller's context: a node of its may make its memory there).
+ * Append one row (its keys, then its values, as Datums) to r, but one with
+ * a NULL key, which equals nothing (a marked anti join's is kept: it
+ * matches no row of the table, so it is the join's).
  */
 static void
-read_rows(PlanState *child, const GrScanJoin *j, RowsRead *r)
+append_row(RowsRead *r, const GrScanJoin *j, const Datum *values, const bool *isnull)
 {
+	int64		e = r->nrows;
+	bool		null_key = false;
+
+	for (int k = 0; k < j->nkeys; k++)
+		null_key |= isnull[k];
+	if (null_key && j->marked != JOIN_ANTI)
+		return;
+	if (e == r->cap)
+		grow(r, j, r->cap * 2);
+	r->keyless[e] = null_key;
+	for (int k = 0; k < j->nkeys; k++)
+		r->keys[e * j->nkeys + k] = null_key ? 0 : key_value(values[k], j->keywidth[k]);
+	for (int v = 0; v < j->nvals; v++)
+	{
+		int			a = j->nkeys + v;
+
+		r->nulls[e * j->nvals + v] = isnull[a];
+		r->vals[e * j->nvals + v] = isnull[a] ? 0 : value_bits(values[a], j->vallen[v], r);
+	}
+	r->nrows++;
+}
+
+/*
+ * Every row the source gives, in r->cxt (the source runs in the caller's
+ * context: a child plan's node may make its memory there).
+ */
+static void
+read_rows(GrJoinNextRow next, void *arg, const GrScanJoin *j, RowsRead *r)
+{
+	const Datum *values;
+	const bool *isnull;
+
 	start_rows(r, j, 1024);
 	for (;;)
 	{
-		TupleTableSlot *slot;
-		int64		e = r->nrows;
-		bool		null_key = false;
-
 		CHECK_FOR_INTERRUPTS();
-		slot = ExecProcNode(child);
-		if (TupIsNull(slot))
+		if (!next(arg, &values, &isnull))
 			break;
-		slot_getallattrs(slot);
-		/* a NULL key equals nothing */
-		for (int k = 0; k < j->nkeys; k++)
-			null_key |= slot->tts_isnull[k];
-		if (null_key && j->marked != JOIN_ANTI)
-			continue;
-		if (e == r->cap)
-			grow(r, j, r->cap * 2);
-		r->keyless[e] = null_key;
-		for (int k = 0; k < j->nkeys; k++)
-			r->keys[e * j->nkeys + k] = null_key ? 0 :
-				key_value(slot->tts_values[k], j->keywidth[k]);
-		for (int v = 0; v < j->nvals; v++)
-		{
-			int			a = j->nkeys + v;
-
-			r->nulls[e * j->nvals + v] = slot->tts_isnull[a];
-			r->vals[e * j->nvals + v] = slot->tts_isnull[a] ? 0 :
-				value_bits(slot->tts_values[a], j->vallen[v], r);
-		}
-		r->nrows++;
+		append_row(r, j, values, isnull);
 	}
+}
+
+/* A row source (GrJoinNextRow) of a child plan: its next row, keys first (arg: its PlanState). */
+bool
+gr_join_child_row(void *arg, const Datum **values, const bool **isnull)
+{
+	TupleTableSlot *slot = ExecProcNode((PlanState *) arg);
+
+	if (TupIsNull(slot))
+		return false;
+	slot_getallattrs(slot);
+	*values = slot->tts_values;
+	*isnull = slot->tts_isnull;
+	return true;
 }
 
 /* Fill h as a view of the image. */
@@ -264,17 +287,17 @@ context_alloc(Size size, void *arg)
 }
 
 /*
- * Hash every row the child plan produces (its first j->nkeys columns the
- * keys, then j->nvals values) into an image in cxt, and view it there.
+ * Hash every row the source gives (its first j->nkeys columns the keys,
+ * then j->nvals values) into an image in cxt, and view it there.
  */
 GrJoinHash *
-gr_join_hash_build(PlanState *child, const GrScanJoin *j, MemoryContext cxt)
+gr_join_hash_build(GrJoinNextRow next, void *arg, const GrScanJoin *j, MemoryContext cxt)
 {
 	RowsRead	r;
 	GrJoinImage *im;
 
 	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
-	read_rows(child, j, &r);
+	read_rows(next, arg, j, &r);
 	im = lay_out(&r, j, context_alloc, cxt);
 	MemoryContextDelete(r.cxt);
 	return gr_join_hash_attach(im, j, cxt);
@@ -325,18 +348,19 @@ share_rows(const RowsRead *r, const GrScanJoin *j, dsa_area *area)
 
 /*
  * Read this participant's share of the rows of a parallel query's hashed
- * relation (every row its copy of the child plan produces) into area's
- * memory, and add it to the relation's list *shares under mutex.
+ * relation (every row its source gives: its copy of the child plan, or its
+ * share of the relation's pages) into area's memory, and add it to the
+ * relation's list *shares under mutex.
  */
 void
-gr_join_hash_share(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
+gr_join_hash_share(GrJoinNextRow next, void *arg, const GrScanJoin *j, MemoryContext cxt,
 				   dsa_area *area, slock_t *mutex, dsa_pointer *shares)
 {
 	RowsRead	r;
 	dsa_pointer dp;
 
 	r.cxt = AllocSetContextCreate(cxt, "gpu_reduce join rows read", ALLOCSET_DEFAULT_SIZES);
-	read_rows(child, j, &r);
+	read_rows(next, arg, j, &r);
 	dp = r.nrows > 0 ? share_rows(&r, j, area) : InvalidDsaPointer;
 	MemoryContextDelete(r.cxt);
 	if (!DsaPointerIsValid(dp))

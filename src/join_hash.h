@@ -1,7 +1,8 @@
 /*
  * join_hash.h
  *	  A hashed relation of the GpuReduce node's join (join_hash.c): the rows
- *	  its child plan produces, by their keys, with the values the node reads.
+ *	  its child plan produces, or the node reads from its pages, by their
+ *	  keys, with the values the node reads.
  *
  * Keys are integers or dates compared as int64s (PostgreSQL's equality of
  * the integer types and of dates); a row with a NULL key never matches, as
@@ -50,10 +51,18 @@ typedef struct GrJoinHash
 /* Memory for an image of 'size' bytes (arg: the caller's). */
 typedef void *(*GrJoinAlloc) (Size size, void *arg);
 
-extern GrJoinHash *gr_join_hash_build(PlanState *child, const GrScanJoin *j,
+/*
+ * A source of a relation's rows: the next one's keys, then its values, as
+ * Datums (valid until the next call), or false after the last.
+ */
+typedef bool (*GrJoinNextRow) (void *arg, const Datum **values, const bool **isnull);
+
+extern bool gr_join_child_row(void *arg, const Datum **values, const bool **isnull);
+extern GrJoinHash *gr_join_hash_build(GrJoinNextRow next, void *arg, const GrScanJoin *j,
 									  MemoryContext cxt);
-extern void gr_join_hash_share(PlanState *child, const GrScanJoin *j, MemoryContext cxt,
-							   dsa_area *area, slock_t *mutex, dsa_pointer *shares);
+extern void gr_join_hash_share(GrJoinNextRow next, void *arg, const GrScanJoin *j,
+							   MemoryContext cxt, dsa_area *area, slock_t *mutex,
+							   dsa_pointer *shares);
 extern GrJoinHash *gr_join_hash_build_shares(dsa_area *area, dsa_pointer *shares,
 											 const GrScanJoin *j, MemoryContext cxt,
 											 GrJoinAlloc alloc, void *arg);

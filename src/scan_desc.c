@@ -14,7 +14,7 @@
 #include "tuple_decode.h"
 
 /* the layout's version, first in the list: a plan from another build is refused */
-#define GR_SCAN_DESC_VERSION 6
+#define GR_SCAN_DESC_VERSION 7
 
 /* Writing: append one field. */
 static void
@@ -33,6 +33,47 @@ put_prog(List **l, const GrExprProg *prog)
 	memcpy(words, prog, sizeof(GrExprProg));
 	for (int w = 0; w < lengthof(words); w++)
 		put_int(l, words[w]);
+}
+
+/* One table: its columns, comparisons, filter and program. */
+static void
+put_table(List **l, const GrScanDesc *d, const GrScanTable *st)
+{
+	put_int(l, (int) st->relid);
+	put_int(l, st->ncols);
+	for (int c = 0; c < st->ncols; c++)
+		put_int(l, st->attnos[c]);
+	for (int a = 0; a < d->naggs; a++)
+		put_int(l, st->argcols[a]);
+	for (int k = 0; k < d->ngroupkeys; k++)
+		put_int(l, st->keycols[k]);
+	put_int(l, st->nquals);
+	for (int q = 0; q < st->nquals; q++)
+	{
+		put_int(l, st->quals[q].col);
+		put_int(l, st->quals[q].op);
+		put_int(l, st->quals[q].kind);
+		put_int(l, st->quals[q].width);
+		put_int(l, st->quals[q].expr);
+		put_int(l, (int) st->quals[q].timetype);
+	}
+	*l = lappend(*l, makeString(pstrdup(st->filter != NULL ? st->filter : "")));
+	put_int(l, st->prog != NULL);
+	if (st->prog != NULL)
+	{
+		put_prog(l, st->prog);
+		for (int k = 0; k < st->prog->nconsts; k++)
+			put_int(l, st->binds[k]);
+		for (int a = 0; a < d->naggs; a++)
+			put_int(l, st->argouts[a]);
+		for (int k = 0; k < d->ngroupkeys; k++)
+			put_int(l, st->keyouts[k]);
+		*l = lappend(*l, list_make2(st->xquals, st->xouts));
+	}
+	for (int a = 0; a < d->naggs; a++)
+		put_int(l, st->argjoins != NULL ? st->argjoins[a] : -1);
+	for (int k = 0; k < d->ngroupkeys; k++)
+		put_int(l, st->keyjoins != NULL ? st->keyjoins[k] : -1);
 }
 
 List *
@@ -65,45 +106,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 	}
 	put_int(&l, d->ntables);
 	for (int t = 0; t < d->ntables; t++)
-	{
-		const GrScanTable *st = &d->tables[t];
-
-		put_int(&l, (int) st->relid);
-		put_int(&l, st->ncols);
-		for (int c = 0; c < st->ncols; c++)
-			put_int(&l, st->attnos[c]);
-		for (int a = 0; a < d->naggs; a++)
-			put_int(&l, st->argcols[a]);
-		for (int k = 0; k < d->ngroupkeys; k++)
-			put_int(&l, st->keycols[k]);
-		put_int(&l, st->nquals);
-		for (int q = 0; q < st->nquals; q++)
-		{
-			put_int(&l, st->quals[q].col);
-			put_int(&l, st->quals[q].op);
-			put_int(&l, st->quals[q].kind);
-			put_int(&l, st->quals[q].width);
-			put_int(&l, st->quals[q].expr);
-			put_int(&l, (int) st->quals[q].timetype);
-		}
-		l = lappend(l, makeString(pstrdup(st->filter != NULL ? st->filter : "")));
-		put_int(&l, st->prog != NULL);
-		if (st->prog != NULL)
-		{
-			put_prog(&l, st->prog);
-			for (int k = 0; k < st->prog->nconsts; k++)
-				put_int(&l, st->binds[k]);
-			for (int a = 0; a < d->naggs; a++)
-				put_int(&l, st->argouts[a]);
-			for (int k = 0; k < d->ngroupkeys; k++)
-				put_int(&l, st->keyouts[k]);
-			l = lappend(l, list_make2(st->xquals, st->xouts));
-		}
-		for (int a = 0; a < d->naggs; a++)
-			put_int(&l, st->argjoins != NULL ? st->argjoins[a] : -1);
-		for (int k = 0; k < d->ngroupkeys; k++)
-			put_int(&l, st->keyjoins != NULL ? st->keyjoins[k] : -1);
-	}
+		put_table(&l, d, &d->tables[t]);
 	put_int(&l, d->njoins);
 	put_int(&l, d->njoinvals);
 	for (int j = 0; j < d->njoins; j++)
@@ -125,6 +128,13 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, sj->marked);
 		put_int(&l, sj->partial);
 		l = lappend(l, makeString(pstrdup(sj->name)));
+		put_int(&l, sj->pages != NULL);
+		if (sj->pages != NULL)
+		{
+			put_table(&l, d, sj->pages);
+			for (int c = 0; c < sj->nkeys + sj->nvals; c++)
+				put_int(&l, sj->pagecols[c]);
+		}
 	}
 	put_int(&l, d->jprog != NULL);
 	if (d->jprog != NULL)
@@ -255,6 +265,50 @@ get_string(DescReader *r, const char *what)
 	return strVal(n);
 }
 
+/* One table written by put_table. */
+static void
+get_table(DescReader *r, const GrScanDesc *d, GrScanTable *st)
+{
+	Node	   *filter;
+
+	st->relid = (Oid) get_int(r, PG_INT32_MIN, PG_INT32_MAX, "table");
+	st->ncols = get_int(r, 0, 1600, "columns");
+	st->attnos = get_ints(r, st->ncols, 0, 1600, "column");
+	st->argcols = get_ints(r, d->naggs, -1, st->ncols - 1, "aggregate column");
+	st->keycols = get_ints(r, d->ngroupkeys, -1, st->ncols - 1, "key column");
+	st->nquals = get_int(r, 0, 10000, "quals");
+	st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
+	for (int q = 0; q < st->nquals; q++)
+	{
+		st->quals[q].col = get_int(r, 0, st->ncols - 1, "qual column");
+		st->quals[q].op = get_int(r, 0, 255, "qual op");
+		st->quals[q].kind = get_int(r, 0, 255, "qual kind");
+		st->quals[q].width = get_int(r, 0, 255, "qual width");
+		st->quals[q].expr = get_int(r, -1, PG_INT32_MAX, "qual constant");
+		st->quals[q].timetype = (Oid) get_int(r, PG_INT32_MIN, PG_INT32_MAX, "qual time type");
+	}
+	if (r->pos >= list_length(r->l) || !IsA((filter = list_nth(r->l, r->pos++)), String))
+		malformed("filter");
+	st->filter = strVal(filter);
+	st->argouts = NULL;
+	st->keyouts = NULL;
+	if (get_int(r, 0, 1, "program"))
+	{
+		List	   *x;
+
+		st->prog = get_prog(r, st->ncols);
+		st->binds = get_ints(r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
+		st->argouts = get_ints(r, d->naggs, -1, st->prog->nouts - 1, "program output");
+		st->keyouts = get_ints(r, d->ngroupkeys, -1, st->prog->nouts - 1, "key output");
+		check_row_scales(d, st->prog, st->argouts);
+		x = get_exprs(r);
+		st->xquals = linitial(x);
+		st->xouts = lsecond(x);
+	}
+	st->argjoins = get_ints(r, d->naggs, -1, GR_DECODE_MAX_COLS - 1, "aggregate join value");
+	st->keyjoins = get_ints(r, d->ngroupkeys, -1, GR_DECODE_MAX_COLS - 1, "key join value");
+}
+
 GrScanDesc *
 gr_scan_desc_from_list(List *l)
 {
@@ -301,47 +355,7 @@ gr_scan_desc_from_list(List *l)
 	d->ntables = get_int(&r, 0, PG_INT32_MAX, "tables");
 	d->tables = palloc0(sizeof(GrScanTable) * Max(d->ntables, 1));
 	for (int t = 0; t < d->ntables; t++)
-	{
-		GrScanTable *st = &d->tables[t];
-		Node	   *filter;
-
-		st->relid = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "table");
-		st->ncols = get_int(&r, 0, 1600, "columns");
-		st->attnos = get_ints(&r, st->ncols, 0, 1600, "column");
-		st->argcols = get_ints(&r, d->naggs, -1, st->ncols - 1, "aggregate column");
-		st->keycols = get_ints(&r, d->ngroupkeys, -1, st->ncols - 1, "key column");
-		st->nquals = get_int(&r, 0, 10000, "quals");
-		st->quals = palloc0(sizeof(GrScanQual) * Max(st->nquals, 1));
-		for (int q = 0; q < st->nquals; q++)
-		{
-			st->quals[q].col = get_int(&r, 0, st->ncols - 1, "qual column");
-			st->quals[q].op = get_int(&r, 0, 255, "qual op");
-			st->quals[q].kind = get_int(&r, 0, 255, "qual kind");
-			st->quals[q].width = get_int(&r, 0, 255, "qual width");
-			st->quals[q].expr = get_int(&r, -1, PG_INT32_MAX, "qual constant");
-			st->quals[q].timetype = (Oid) get_int(&r, PG_INT32_MIN, PG_INT32_MAX, "qual time type");
-		}
-		if (r.pos >= list_length(l) || !IsA((filter = list_nth(l, r.pos++)), String))
-			malformed("filter");
-		st->filter = strVal(filter);
-		st->argouts = NULL;
-		st->keyouts = NULL;
-		if (get_int(&r, 0, 1, "program"))
-		{
-			List	   *x;
-
-			st->prog = get_prog(&r, st->ncols);
-			st->binds = get_ints(&r, st->prog->nconsts, -1, PG_INT32_MAX, "program constant");
-			st->argouts = get_ints(&r, d->naggs, -1, st->prog->nouts - 1, "program output");
-			st->keyouts = get_ints(&r, d->ngroupkeys, -1, st->prog->nouts - 1, "key output");
-			check_row_scales(d, st->prog, st->argouts);
-			x = get_exprs(&r);
-			st->xquals = linitial(x);
-			st->xouts = lsecond(x);
-		}
-		st->argjoins = get_ints(&r, d->naggs, -1, GR_DECODE_MAX_COLS - 1, "aggregate join value");
-		st->keyjoins = get_ints(&r, d->ngroupkeys, -1, GR_DECODE_MAX_COLS - 1, "key join value");
-	}
+		get_table(&r, d, &d->tables[t]);
 	d->njoins = get_int(&r, 0, GR_JOIN_MAX_RELS, "joins");
 	d->njoinvals = get_int(&r, 0, GR_DECODE_MAX_COLS, "join values");
 	if (d->njoins > 0 && d->ntables != 1)
@@ -388,6 +402,15 @@ gr_scan_desc_from_list(List *l)
 		if (r.pos >= list_length(l) || !IsA((name = list_nth(l, r.pos++)), String))
 			malformed("join name");
 		sj->name = strVal(name);
+		if (get_int(&r, 0, 1, "join read from pages"))
+		{
+			sj->pages = palloc0(sizeof(GrScanTable));
+			get_table(&r, d, sj->pages);
+			sj->pagecols = get_ints(&r, sj->nkeys + sj->nvals, 0, sj->pages->ncols - 1,
+									"join column read from pages");
+			if (sj->partial)
+				malformed("a partial child of a join read from pages");
+		}
 	}
 	for (int t = 0; t < d->ntables; t++)
 		for (int i = 0; i < d->naggs + d->ngroupkeys; i++)

@@ -146,7 +146,17 @@ typedef struct GrScanJoin
 								 * NULL. */
 	bool		partial;		/* its child plan is partial: each participant
 								 * of a parallel plan reads a share of its rows */
-	char	   *name;			/* for EXPLAIN: the relation and the equalities */
+	char	   *name;			/* for EXPLAIN: the relation and the equalities
+								 * (and, read from pages, its WHERE) */
+	/*
+	 * A plain heap table whose WHERE the node compiles is read by the node
+	 * from its pages, as the table is (no child plan): pages describes it
+	 * (its columns, comparisons and program; no aggregate or key reads it),
+	 * and pagecols gives each key's, then each value's, decoded column.
+	 * NULL: its rows are its child plan's.
+	 */
+	struct GrScanTable *pages;
+	int		   *pagecols;
 } GrScanJoin;
 
 /* One GROUP BY key: the node's output column of the same position. */
