@@ -282,7 +282,13 @@ typedef struct PageRows
 								 * participant reads the blocks it takes), or
 								 * NULL: every block */
 	BlockNumber blk;			/* the page read, or InvalidBlockNumber */
-	int			next;
+	const uint8 *page;
+	Buffer		buf;			/* its pin, where all of it is visible (else
+								 * the scan's: read_page) */
+	const OffsetNumber *vis;	/* its visible tuples */
+	int			nvis;
+	int			next;			/* the next of them */
+	OffsetNumber offs[MaxHeapTuplesPerPage];
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 } PageRows;
@@ -303,7 +309,7 @@ static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds)
 static void emit_groups(BulkScanState *bs);
 static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
 								PageRows *pr, void **arg);
-static void end_row_source(BulkJoin *bj);
+static void end_row_source(BulkJoin *bj, PageRows *pr);
 
 static const CustomExecMethods bulk_exec_methods = {
 	.CustomName = GR_BULK_NAME,
@@ -713,7 +719,7 @@ read_shares(BulkScanState *bs)
 		next = row_source(bs, bj, &shared->blocks[j], &pr, &arg);
 		gr_join_hash_share(next, arg, bj->desc, bs->joincxt, bs->area, &shared->mutex,
 						   &shared->shares[j]);
-		end_row_source(bj);
+		end_row_source(bj, &pr);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
 		SpinLockAcquire(&shared->mutex);
@@ -832,7 +838,7 @@ build_joins(BulkScanState *bs)
 		INSTR_TIME_SET_CURRENT(start);
 		next = row_source(bs, bj, NULL, &pr, &arg);
 		bj->hash = gr_join_hash_build(next, arg, bj->desc, bs->joincxt);
-		end_row_source(bj);
+		end_row_source(bj, &pr);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
 		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
@@ -1078,6 +1084,42 @@ read_page(HeapScanDesc scan, BlockNumber blk)
 }
 
 /*
+ * Pin block blk of the scan's relation where every line pointer of it is
+ * a normal tuple the snapshot sees (gr_page_path_all_normal), having
+ * pruned and looked as heapgetpage would (hints: where its buffer may be,
+ * or NULL); *maxoff its line pointers.  False, holding nothing, for any
+ * other page, or an empty one.
+ */
+static bool
+pin_whole_page(GrBufHints *hints, HeapScanDesc scan, BlockNumber blk, Buffer *pbuf,
+			   OffsetNumber *maxoff)
+{
+	Relation	rel = scan->rs_base.rs_rd;
+	Snapshot	snapshot = scan->rs_base.rs_snapshot;
+	Buffer		buf;
+	Page		page;
+	bool		whole;
+
+	CHECK_FOR_INTERRUPTS();
+	buf = gr_buf_hints_read(hints, rel, blk, scan->rs_strategy);
+	/* as heapgetpage: prune if worth it, then look under the share lock */
+	gr_heap_page_prune_opt(scan, buf);
+	LockBuffer(buf, BUFFER_LOCK_SHARE);
+	page = BufferGetPage(buf);
+	gr_test_old_snapshot(snapshot, rel, page);
+	*maxoff = PageGetMaxOffsetNumber(page);
+	whole = gr_page_path_all_normal(page, snapshot);
+	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
+	if (!whole || *maxoff == 0)
+	{
+		ReleaseBuffer(buf);
+		return false;
+	}
+	*pbuf = buf;
+	return true;
+}
+
+/*
  * A row's computed numerics past 64 bits (the program flags them, their
  * columns NULL): each goes to its aggregates as it is, a sum's or average's
  * straight into the numeric sum at its scale (one that varies by row: the
@@ -1148,6 +1190,21 @@ fallback_outputs(BulkScanState *bs, BulkTable *t, uint64 *tv, bool *tn, Datum *x
 }
 
 /*
+ * Fetch a tuple's first two cache lines ahead of decoding it: the columns a
+ * query reads mostly lie past the first (TPC-H lineitem's l_shipdate at
+ * about 90 bytes), and a second line the hardware does not fetch stalled
+ * the decoder as long as the first.
+ */
+static inline void
+prefetch_tuple(const uint8 *page, OffsetNumber off)
+{
+	const uint8 *t = gr_page_tuple(page, off);
+
+	__builtin_prefetch(t);
+	__builtin_prefetch(t + 64);
+}
+
+/*
  * Whether a decoded tuple of a relation read from its pages passes its
  * WHERE: the comparisons, then the program; a row the program hands back
  * is PostgreSQL's to evaluate (raising its errors), as its plan would.
@@ -1174,6 +1231,48 @@ page_row_passes(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber 
 }
 
 /*
+ * Read the next page of a relation read from its pages (the next block, or
+ * in a parallel plan the next one taken) and list its visible tuples: one
+ * all visible as the table's scan_page_whole reads it, any other as
+ * read_page does.  False after the last.
+ */
+static bool
+next_page(PageRows *pr, HeapScanDesc scan)
+{
+	OffsetNumber maxoff;
+
+	if (BufferIsValid(pr->buf))
+		ReleaseBuffer(pr->buf);
+	pr->buf = InvalidBuffer;
+	if (pr->taken != NULL)
+		pr->blk = pg_atomic_fetch_add_u32(pr->taken, 1);
+	else
+		pr->blk = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
+	if (pr->blk >= scan->rs_nblocks)
+		return false;
+	pr->next = 0;
+	if (pin_whole_page(pr->bj->pages->hints, scan, pr->blk, &pr->buf, &maxoff))
+	{
+		GrPageEntry e = {.nlp = maxoff, .flags = GR_PAGE_ALL_NORMAL};
+
+		pr->page = (const uint8 *) BufferGetPage(pr->buf);
+		pr->nvis = gr_page_entry_offsets(&e, pr->page, pr->offs);
+		pr->vis = pr->offs;
+	}
+	else
+	{
+		read_page(scan, pr->blk);
+		pr->page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
+		pr->vis = scan->rs_vistuples;
+		pr->nvis = scan->rs_ntuples;
+	}
+	/* the tuples' first touch is the loop's cost: fetch ahead (page_row goes on) */
+	for (int i = 0; i < Min(pr->nvis, GR_PREFETCH_TUPLES); i++)
+		prefetch_tuple(pr->page, pr->vis[i]);
+	return true;
+}
+
+/*
  * The next row of a relation read from its pages that its WHERE keeps: its
  * keys, then its values, as Datums (a varlena's in the page, pinned until
  * the next page is read).
@@ -1190,24 +1289,19 @@ page_row(void *arg, const Datum **values, const bool **isnull)
 	{
 		uint64		tv[GR_DECODE_MAX_COLS];
 		bool		tn[GR_DECODE_MAX_COLS];
-		const uint8 *page;
+		const uint8 *page = pr->page;
 		OffsetNumber off;
 		uint32		len;
 
-		if (pr->blk == InvalidBlockNumber || pr->next >= scan->rs_ntuples)
+		if (pr->blk == InvalidBlockNumber || pr->next >= pr->nvis)
 		{
-			if (pr->taken != NULL)
-				pr->blk = pg_atomic_fetch_add_u32(pr->taken, 1);
-			else
-				pr->blk = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
-			if (pr->blk >= scan->rs_nblocks)
+			if (!next_page(pr, scan))
 				return false;
-			read_page(scan, pr->blk);
-			pr->next = 0;
 			continue;
 		}
-		page = (const uint8 *) BufferGetPage(scan->rs_cbuf);
-		off = scan->rs_vistuples[pr->next++];
+		off = pr->vis[pr->next++];
+		if (pr->next + GR_PREFETCH_TUPLES <= pr->nvis)
+			prefetch_tuple(page, pr->vis[pr->next + GR_PREFETCH_TUPLES - 1]);
 		len = gr_page_tuple_len(page, off, BLCKSZ);
 		if (len == 0 || !gr_decode_tuple(t->desc, gr_page_tuple(page, off), len, tv, tn))
 			ereport(ERROR,
@@ -1251,10 +1345,14 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	else
 		table_rescan(t->scan, NULL);
 	bind_quals(bs, t);
+	/* a serial read finds a large relation's buffers by one pass over them, as the table's */
+	if (taken == NULL)
+		t->hints = gr_buf_hints_make(bs->joincxt, t->rel, ((HeapScanDesc) t->scan)->rs_nblocks);
 	pr->bs = bs;
 	pr->bj = bj;
 	pr->taken = taken;
 	pr->blk = InvalidBlockNumber;
+	pr->buf = InvalidBuffer;
 	pr->next = 0;
 	*arg = pr;
 	return page_row;
@@ -1262,10 +1360,17 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 
 /* After a build: a relation read from its pages keeps no page pinned. */
 static void
-end_row_source(BulkJoin *bj)
+end_row_source(BulkJoin *bj, PageRows *pr)
 {
 	HeapScanDesc scan = bj->pages != NULL ? (HeapScanDesc) bj->pages->scan : NULL;
 
+	if (scan != NULL && BufferIsValid(pr->buf))
+		ReleaseBuffer(pr->buf);
+	if (scan != NULL)
+	{
+		gr_buf_hints_free(bj->pages->hints);
+		bj->pages->hints = NULL;
+	}
 	if (scan != NULL && BufferIsValid(scan->rs_cbuf))
 	{
 		ReleaseBuffer(scan->rs_cbuf);
@@ -1350,21 +1455,6 @@ check_group_budget(BulkScanState *bs)
 		pass_over(bs);
 	else
 		emit_groups(bs);
-}
-
-/*
- * Fetch a tuple's first two cache lines ahead of decoding it: the columns a
- * query reads mostly lie past the first (TPC-H lineitem's l_shipdate at
- * about 90 bytes), and a second line the hardware does not fetch stalled
- * the decoder as long as the first.
- */
-static inline void
-prefetch_tuple(const uint8 *page, OffsetNumber off)
-{
-	const uint8 *t = gr_page_tuple(page, off);
-
-	__builtin_prefetch(t);
-	__builtin_prefetch(t + 64);
 }
 
 /*
@@ -2242,28 +2332,13 @@ static bool
 scan_page_whole(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 				GrPagePath *pp)
 {
-	Relation	rel = scan->rs_base.rs_rd;
-	Snapshot	snapshot = scan->rs_base.rs_snapshot;
 	Buffer		buf;
 	Page		page;
 	OffsetNumber maxoff;
-	bool		whole;
 
-	CHECK_FOR_INTERRUPTS();
-	buf = gr_buf_hints_read(t->hints, rel, blk, scan->rs_strategy);
-	/* as heapgetpage: prune if worth it, then look under the share lock */
-	gr_heap_page_prune_opt(scan, buf);
-	LockBuffer(buf, BUFFER_LOCK_SHARE);
-	page = BufferGetPage(buf);
-	gr_test_old_snapshot(snapshot, rel, page);
-	maxoff = PageGetMaxOffsetNumber(page);
-	whole = gr_page_path_all_normal(page, snapshot);
-	LockBuffer(buf, BUFFER_LOCK_UNLOCK);
-	if (!whole || maxoff == 0)
-	{
-		ReleaseBuffer(buf);
+	if (!pin_whole_page(t->hints, scan, blk, &buf, &maxoff))
 		return false;
-	}
+	page = BufferGetPage(buf);
 	bs->counters[C_PAGES]++;
 	bs->counters[C_ALLVISIBLE]++;
 	if (pp != NULL)
