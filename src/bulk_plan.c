@@ -1642,20 +1642,20 @@ hash_cost(const GrJoinRel *jr, double rows)
 
 /*
  * A hashed relation read from its pages (t), as the node's CPU page path
- * costs a table (its pages, each row decoded and its comparisons made),
- * and its rows kept read, in a path of workers a participant's share of
- * them (each reads the pages it takes); and the hashing of all of them,
- * one process's.
+ * costs a table: its pages (whatever the participants, as cost_seqscan
+ * counts them), each row decoded and its comparisons made and its rows
+ * kept read, in a path of workers a participant's share (each reads the
+ * pages it takes); and the hashing of all of them, one process's.
  */
 static double
 page_read_cost(const GrJoinRel *jr, const BulkTable *t, int workers)
 {
 	double		rows = jr->path->rows;
 
-	return (seq_page_cost * t->pages +
-			cpu_tuple_cost * t->tuples * (GR_BULK_ROW_COST +
-										  GR_BULK_COL_COST * list_length(t->attnos)) +
-			cpu_tuple_cost * rows) / participants(workers) + hash_cost(jr, rows);
+	return seq_page_cost * t->pages +
+		(cpu_tuple_cost * t->tuples * (GR_BULK_ROW_COST +
+									   GR_BULK_COL_COST * list_length(t->attnos)) +
+		 cpu_tuple_cost * rows) / participants(workers) + hash_cost(jr, rows);
 }
 
 /*

@@ -271,8 +271,9 @@ typedef struct BulkScanState
 /*
  * A hashed relation read from its pages (BulkJoin.pages) as a row source
  * (GrJoinNextRow): its scan by the query's snapshot, read a page at a time
- * as the table's (read_page: pruning, page-mode visibility, serializable
- * checks), and the next visible tuple of the page read.
+ * as the table's (pin_whole_page or read_page: pruning, page-mode
+ * visibility, serializable checks), and the next visible tuple of the page
+ * read.
  */
 typedef struct PageRows
 {
@@ -1204,6 +1205,18 @@ prefetch_tuple(const uint8 *page, OffsetNumber off)
 	__builtin_prefetch(t + 64);
 }
 
+/* Decode a visible tuple of a table's page into tv, tn: an error where it does not decode. */
+static inline void
+decode_tuple(BulkTable *t, const uint8 *page, BlockNumber blk, OffsetNumber off, uint32 len,
+			 uint64 *tv, bool *tn)
+{
+	if (len == 0 || !gr_decode_tuple(t->desc, gr_page_tuple(page, off), len, tv, tn))
+		ereport(ERROR,
+				(errcode(ERRCODE_DATA_CORRUPTED),
+				 errmsg("could not decode tuple (%u,%u) of relation \"%s\"",
+						blk, off, RelationGetRelationName(t->rel))));
+}
+
 /*
  * Whether a decoded tuple of a relation read from its pages passes its
  * WHERE: the comparisons, then the program; a row the program hands back
@@ -1303,11 +1316,7 @@ page_row(void *arg, const Datum **values, const bool **isnull)
 		if (pr->next + GR_PREFETCH_TUPLES <= pr->nvis)
 			prefetch_tuple(page, pr->vis[pr->next + GR_PREFETCH_TUPLES - 1]);
 		len = gr_page_tuple_len(page, off, BLCKSZ);
-		if (len == 0 || !gr_decode_tuple(t->desc, gr_page_tuple(page, off), len, tv, tn))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("could not decode tuple (%u,%u) of relation \"%s\"",
-							pr->blk, off, RelationGetRelationName(t->rel))));
+		decode_tuple(t, page, pr->blk, off, len, tv, tn);
 		if (!page_row_passes(pr->bs, t, page, pr->blk, off, len, tv, tn))
 			continue;
 		for (int c = 0; c < j->nkeys + j->nvals; c++)
@@ -1729,11 +1738,7 @@ decode_rows(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
 		for (int k = 0; k < next_per && next_line < BLCKSZ / 64; k++)
 			__builtin_prefetch(next + 64 * page_line(next_line++));
 
-		if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, offs[i]), len, tv, tn))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATA_CORRUPTED),
-					 errmsg("could not decode tuple (%u,%u) of relation \"%s\"",
-							blk, offs[i], RelationGetRelationName(t->rel))));
+		decode_tuple(t, page, blk, offs[i], len, tv, tn);
 		if (t->nquals > 0 && !gr_quals_pass(t->quals, t->nquals, tv, tn))
 			continue;
 		kr.wide = NULL;
