@@ -137,6 +137,14 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
 #define GR_BULK_GPU_BYTE_COST	(1.0 / 50)
 
 /*
+ * A probe into a hashed relation's image over GR_JOIN_CACHE_BYTES, on the
+ * CPU, as a multiple of cpu_tuple_cost: a cache miss, about 100 ns where
+ * cpu_tuple_cost stands for about 35 ns (GR_BULK_GPU_PAGE_COST's 0.7 us a
+ * page is 20 of it); join_plan.h has the measurement.
+ */
+#define GR_JOIN_MISS_COST		2.0
+
+/*
  * What each row the node emits under a GROUP BY costs beside the row
  * itself, as multiples of cpu_tuple_cost: its group (made in the group
  * table, its states made, its row formed), and each partial state that is
@@ -1588,6 +1596,30 @@ group_row_cost(const BulkQuery *q)
 }
 
 /*
+ * Whether the page path's jobs can group by q's keys, as page_path.c's
+ * gr_page_path_unavailable decides at run time: at most
+ * GR_PAGE_GROUP_MAX_KEYS, and no numeric read as it is (a column's, or a
+ * hashed relation's value: TPC-H Q18 groups by o_totalprice), which the
+ * CPU groups; a numeric the program computes is grouped as its bits.
+ */
+static bool
+gpu_groups_by(const BulkQuery *q)
+{
+	ListCell   *lc;
+
+	if (list_length(q->keys) > GR_PAGE_GROUP_MAX_KEYS)
+		return false;
+	foreach(lc, q->keys)
+	{
+		const GrScanKey *key = lfirst(lc);
+
+		if (key->kind == GR_KEY_NUMERIC && key->scale == -1)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Whether a join's probes run on the GPU's page path (GR_BULK_GPU_BYTE_COST),
  * and *handed, the share of the probe table's rows that still go back to
  * the backend: those whose key matches several rows of an inner or left
@@ -1700,7 +1732,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	double		joined = 0;		/* a join's joined rows grouped */
 	double		here = 0;		/* the share of rows the backend decodes */
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
-		gr_gpu_pages_unavailable() == NULL &&
+		gr_gpu_pages_unavailable() == NULL && gpu_groups_by(q) &&
 		(q->join == NULL || join_on_gpu(root, q->join, &here));
 	List	   *children;		/* the relations read by child plans */
 	int			nchildren = 0;
@@ -1734,8 +1766,9 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		 * the backend decodes (grouped on the GPU otherwise, but for a
 		 * marked join's: after the scan)
 		 */
-		cpu += here * cpu_operator_cost * root->simple_rel_array[q->join->probe]->rows *
-			(q->join->probe_ops + (q->join->marked != JOIN_INNER ? 1 : 0));
+		cpu += here * root->simple_rel_array[q->join->probe]->rows *
+			(cpu_operator_cost * (q->join->probe_ops + (q->join->marked != JOIN_INNER ? 1 : 0)) +
+			 cpu_tuple_cost * GR_JOIN_MISS_COST * q->join->probe_misses);
 		joined = q->joined_rows * (cpu_tuple_cost * GR_BULK_ROW_COST +
 								   cpu_operator_cost * list_length(q->keys));
 		if (q->join->marked == JOIN_INNER)

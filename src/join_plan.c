@@ -552,7 +552,10 @@ gr_join_plan(PlannerInfo *root, RelOptInfo *joinrel, GrJoinPlan *jp)
 		if (jp->marked != JOIN_INNER && jr->marked == JOIN_INNER)
 			jp->emit_ops += list_length(jr->keyexprs);
 		else
+		{
 			jp->probe_ops += reach * list_length(jr->keyexprs);
+			jr->reach = reach;
+		}
 		if (best_unique && jr->jointype == JOIN_INNER)
 			reach *= Min(best_kept, 1.0);
 		jp->build_rows += best->rows;
@@ -696,6 +699,7 @@ gr_join_finish(PlannerInfo *root, GrJoinPlan *jp)
 
 	jp->nvals = 0;
 	jp->hash_bytes = 0;
+	jp->probe_misses = 0;
 	foreach(lc, jp->rels)
 	{
 		GrJoinRel  *jr = lfirst(lc);
@@ -714,6 +718,8 @@ gr_join_finish(PlannerInfo *root, GrJoinPlan *jp)
 				width += get_typavgwidth(exprType(val), exprTypmod(val)) + 8;
 		}
 		jp->hash_bytes += clamp_row_est(rel->rows) * width;
+		if (clamp_row_est(rel->rows) * width > GR_JOIN_CACHE_BYTES)
+			jp->probe_misses += jr->reach;
 	}
 	if (jp->hash_bytes > (double) gr_join_memory_kb * 1024)
 		return gr_decline_hint("SET gpu_reduce.join_memory to more.",
