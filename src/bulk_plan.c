@@ -2174,29 +2174,6 @@ add_final_path(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_rel
 }
 
 /*
- * The workers of the node's parallel path: its input's cheapest partial
- * path's, or for a join at least as many as a parallel scan of the probe
- * table gets, which is what the node reads (a join's cheapest partial path
- * may be driven by a smaller relation: TPC-H Q10's had 2 workers, and the
- * node decoding lineitem on the CPU with them ran 0.80-0.93 of PostgreSQL's
- * plan on the H200 host).
- */
-static int
-path_workers(PlannerInfo *root, RelOptInfo *input_rel, const BulkQuery *q)
-{
-	int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
-	RelOptInfo *probe;
-
-	if (q->join == NULL)
-		return workers;
-	probe = root->simple_rel_array[q->join->probe];
-	if (probe->pages > 0)
-		workers = Max(workers, compute_parallel_worker(probe, probe->pages, -1,
-													   max_parallel_workers_per_gather));
-	return workers;
-}
-
-/*
  * A GROUP BY: the node emits each group's partial states and PostgreSQL's
  * Finalize Aggregate merges them, over the node itself, and over Gather
  * over the parallel-aware node where the planner would consider a
@@ -2233,7 +2210,7 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel) &&
 		joins_parallel_fit(&q))
 	{
-		int			workers = path_workers(root, input_rel, &q);
+		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
 		double		each = emitted_rows(&q, groups, input_rel->rows / (workers + 1));
 		double		rows = Min(each * (workers + 1), input_rel->rows);
 		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, each, 0);
