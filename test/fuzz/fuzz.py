@@ -499,6 +499,12 @@ class ExprGen:
                              f"{c.name} NOT IN ('-Infinity', {lit})", f"{c.name} IN ('NaN', {lit}, NULL)"])
         if c.cls == 'int' and r.random() < 0.3:
             return f"{c.name} IN (1.5, 2, {lit})"
+        if c.cls in ('int', 'num') and r.random() < 0.2:
+            # a value with a constant of its own before the list's (7c5797e: the program
+            # compared c % 10 IN (1, 3) with 10 and 1)
+            k = r.randint(2, 9)
+            vals = ', '.join(str(r.randrange(k)) for _ in range(r.randint(1, 3)))
+            return f"{c.name} % {k} {r.choice(['IN', 'IN', 'NOT IN'])} ({vals})"
         if c.cls == 'float' and r.random() < 0.3:
             return f"{c.name} = ANY('{{-0,Infinity,NaN,1}}')"
         items = ', '.join(r.sample(c.lits, min(len(c.lits), r.randint(1, 4))))
