@@ -108,6 +108,8 @@ typedef struct BulkTable
 	ExprState  *xqual;			/* PostgreSQL's evaluation of a row the program */
 	ExprState **xouts;			/* hands back: its conjuncts, its outputs */
 	TupleTableSlot *xslot;
+	HeapTupleData xtuple;		/* the tuple xslot holds (a slot keeps a pointer
+								 * to it: it must outlive fallback_quals) */
 	TableScanDesc scan;
 	ParallelBlockTableScanDesc pscan;	/* in the shared memory, or NULL */
 	GrBufHints *hints;			/* where its blocks sit in shared_buffers, or NULL */
@@ -1156,13 +1158,13 @@ fallback_quals(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber b
 			   OffsetNumber off, uint32 len)
 {
 	ExprContext *econtext = bs->css.ss.ps.ps_ExprContext;
-	HeapTupleData tuple;
+	HeapTuple	tuple = &t->xtuple;
 
-	tuple.t_len = len;
-	ItemPointerSet(&tuple.t_self, blk, off);
-	tuple.t_tableOid = RelationGetRelid(t->rel);
-	tuple.t_data = (HeapTupleHeader) gr_page_tuple(page, off);
-	ExecStoreHeapTuple(&tuple, t->xslot, false);
+	tuple->t_len = len;
+	ItemPointerSet(&tuple->t_self, blk, off);
+	tuple->t_tableOid = RelationGetRelid(t->rel);
+	tuple->t_data = (HeapTupleHeader) gr_page_tuple(page, off);
+	ExecStoreHeapTuple(tuple, t->xslot, false);
 	econtext->ecxt_scantuple = t->xslot;
 	return t->xqual == NULL || ExecQual(t->xqual, econtext);
 }
