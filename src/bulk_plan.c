@@ -890,7 +890,7 @@ page_table(PlannerInfo *root, BulkQuery *q, GrJoinRel *jr)
 	BulkTable  *t;
 	Relation	r;
 	bool		plain;
-	bool		report = gr_report_declines;
+	GrDeclineMark mark = gr_decline_mark();
 	bool		compiled;
 	ListCell   *lc;
 
@@ -914,9 +914,8 @@ page_table(PlannerInfo *root, BulkQuery *q, GrJoinRel *jr)
 			return NULL;
 		t->hashcols = lappend(t->hashcols, makeInteger(col));
 	}
-	gr_report_declines = false;
 	compiled = table_quals(root, q, t);
-	gr_report_declines = report;
+	gr_decline_restore(mark);
 	if (!compiled || list_length(t->quals) > GR_MAX_QUALS ||
 		list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS)
 		return NULL;

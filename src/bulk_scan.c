@@ -1373,16 +1373,16 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 static void
 end_row_source(BulkJoin *bj, PageRows *pr)
 {
-	HeapScanDesc scan = bj->pages != NULL ? (HeapScanDesc) bj->pages->scan : NULL;
+	HeapScanDesc scan;
 
-	if (scan != NULL && BufferIsValid(pr->buf))
+	if (bj->pages == NULL)
+		return;
+	scan = (HeapScanDesc) bj->pages->scan;
+	if (BufferIsValid(pr->buf))
 		ReleaseBuffer(pr->buf);
-	if (scan != NULL)
-	{
-		gr_buf_hints_free(bj->pages->hints);
-		bj->pages->hints = NULL;
-	}
-	if (scan != NULL && BufferIsValid(scan->rs_cbuf))
+	gr_buf_hints_free(bj->pages->hints);
+	bj->pages->hints = NULL;
+	if (BufferIsValid(scan->rs_cbuf))
 	{
 		ReleaseBuffer(scan->rs_cbuf);
 		scan->rs_cbuf = InvalidBuffer;

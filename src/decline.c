@@ -26,6 +26,26 @@ gr_decline_reset(void)
 	reason_hint = NULL;
 }
 
+/* The reason kept so far, to put back after a trial (gr_decline_restore). */
+GrDeclineMark
+gr_decline_mark(void)
+{
+	GrDeclineMark mark = {reason, reason_hint};
+
+	return mark;
+}
+
+/*
+ * Forget what was declined since mark: a trial's reasons (whether a hashed
+ * relation can be read from its pages) are not the query's.
+ */
+void
+gr_decline_restore(GrDeclineMark mark)
+{
+	reason = mark.reason;
+	reason_hint = mark.hint;
+}
+
 /* Keep the first reason, if asked to; false, for 'return gr_decline(...)'. */
 static bool keep(const char *hint, const char *fmt, va_list args) pg_attribute_printf(2, 0);
 
