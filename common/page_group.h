@@ -52,6 +52,15 @@ typedef enum GrPageWordOp
 	GR_PG_OP_MIN_U = 3
 } GrPageWordOp;
 
+/*
+ * A key word that names where a hashed relation's value lies (the tag, then
+ * the value's offset in the relation's image), not the value: rows of one
+ * image row have one word, so they are one group; rows of equal values in
+ * several image rows are several, which the host's table, comparing values,
+ * makes one again.  No text word has this top byte (a length, at most 7).
+ */
+#define GR_PG_KEY_REF			(UINT64_C(0x80) << 56)
+
 /* the running words every group has first */
 #define GR_PG_W_REP				0
 #define GR_PG_W_ROWS			1
@@ -128,8 +137,10 @@ gr_page_group_text(uint64_t word, uint8_t *out)
  * A fixed-width key is its bits as PostgreSQL's equality groups them
  * (gr_key_norm_bits: -0 and 0 one group, every NaN one); a text or char(n)
  * key (char(n) without its trailing blanks) of up to 7 bytes is its bytes
- * with its length in the top byte.  False for a row whose key is none of
- * those (longer, compressed or TOASTed text): the job hands it back.
+ * with its length in the top byte.  A hashed relation's text or numeric
+ * value that is no such word is GR_PG_KEY_REF and its place in the image.
+ * False for a row whose key is none of those (a table's longer, compressed
+ * or TOASTed text): the job hands it back.
  */
 GR_HOSTDEV bool
 gr_page_group_key(const GrPageJob *job, const uint64_t *vals, const bool *nulls,
@@ -147,21 +158,26 @@ gr_page_group_key(const GrPageJob *job, const uint64_t *vals, const bool *nulls,
 			nullmask |= UINT64_C(1) << k;
 		else if (gr_key_fixed(kind))
 			w = gr_key_norm_bits(kind, vals[c]);
-		else if (kind == GR_KEY_TEXT || kind == GR_KEY_BPCHAR)
+		else if (kind == GR_KEY_TEXT || kind == GR_KEY_BPCHAR || kind == GR_KEY_NUMERIC)
 		{
 			const uint8_t *p;
 			int32_t		len;
+			bool		text = kind != GR_KEY_NUMERIC &&
+				gr_text_bytes((const uint8_t *) (uintptr_t) vals[c], &p, &len);
 
-			if (!gr_text_bytes((const uint8_t *) (uintptr_t) vals[c], &p, &len))
-				return false;
-			if (kind == GR_KEY_BPCHAR)
+			if (text && kind == GR_KEY_BPCHAR)
 				while (len > 0 && p[len - 1] == ' ')
 					len--;
-			if (len > 7)
+			if (text && len <= 7)
+			{
+				for (int i = 0; i < len; i++)
+					w |= (uint64_t) p[i] << (8 * i);
+				w |= (uint64_t) len << 56;
+			}
+			else if (job->gkey_rel[k] > 0)
+				w = GR_PG_KEY_REF | (vals[c] - job->joins[job->gkey_rel[k] - 1].image);
+			else
 				return false;
-			for (int i = 0; i < len; i++)
-				w |= (uint64_t) p[i] << (8 * i);
-			w |= (uint64_t) len << 56;
 		}
 		else
 			return false;

@@ -243,6 +243,12 @@ typedef struct GrPageJob
 	uint32_t	group_off;		/* the groups, group_cap entries, from the job's start */
 	int8_t		gkey_col[GR_PAGE_MAX_KEYS]; /* each key's column */
 	uint8_t		gkey_kind[GR_PAGE_MAX_KEYS];	/* and GrKeyKind (BITS for a computed numeric) */
+	/*
+	 * 0, or 1 + the hashed relation whose value (a varlena in its image)
+	 * the key is: one no word holds is grouped as the image row it lies in
+	 * (page_group.h's GR_PG_KEY_REF)
+	 */
+	uint8_t		gkey_rel[GR_PAGE_MAX_KEYS];
 	int16_t		col_word[GR_PAGE_MAX_COLS]; /* a column's non-NULL rows' word, or -1 */
 	uint8_t		gword_op[GR_PAGE_MAX_GWORDS];	/* each running word's GrPageWordOp */
 	/*

@@ -591,8 +591,16 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 			job->bytes_all)
 			return gr_fail(GR_CUDA_EINVAL, "page job: bad grouping header", cudaSuccess);
 		for (int k = 0; k < job->ngkeys; k++)
-			if (job->gkey_col[k] < 0 || job->gkey_col[k] >= job->ncols)
+		{
+			const GrPageJoin *pj = job->gkey_rel[k] > 0 && job->gkey_rel[k] <= job->njoins ?
+				&job->joins[job->gkey_rel[k] - 1] : NULL;
+			int			v = pj != NULL ? job->gkey_col[k] - pj->valpos : 0;
+
+			if (job->gkey_col[k] < 0 || job->gkey_col[k] >= job->ncols ||
+				(job->gkey_rel[k] > 0 &&
+				 (pj == NULL || v < 0 || v >= pj->nvals || !((pj->varmask >> v) & 1))))
 				return gr_fail(GR_CUDA_EINVAL, "page job: bad group key", cudaSuccess);
+		}
 		for (int col = 0; col < job->ncols; col++)
 			if (job->col_word[col] >= job->gwords)
 				return gr_fail(GR_CUDA_EINVAL, "page job: bad group word", cudaSuccess);

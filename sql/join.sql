@@ -461,6 +461,24 @@ BEGIN
     END LOOP;
 END $$;
 SELECT page_path_of($$SELECT s_region, count(*) FROM jsale JOIN jstore ON s_id = sa_store GROUP BY 1$$);
+-- a hashed relation's numeric, or text longer than a word, as a key: the
+-- jobs group it as the image row it lies in (one value in several rows:
+-- several groups there), the host's table by value (one group again);
+-- NULLs, NaN, values of one scale, short texts grouped as their bytes
+CREATE TABLE jlabel (lb_id int4 PRIMARY KEY, lb_name text, lb_num numeric, lb_code char(12));
+INSERT INTO jlabel
+SELECT i, CASE WHEN i % 5 = 0 THEN 'short' || (i % 2) WHEN i % 7 = 0 THEN NULL ELSE 'a longer label ' || (i % 4) END,
+       CASE WHEN i % 11 = 0 THEN NULL WHEN i % 13 = 0 THEN 'NaN' ELSE (i % 3) * 1.25 END,
+       'code-' || (i % 3) || '-x'
+FROM generate_series(1, 64) i;
+ANALYZE jlabel;
+SELECT node, same FROM same($$SELECT lb_name, lb_num, count(*), sum(sa_qty) FROM jsale JOIN jlabel ON lb_id = sa_store GROUP BY 1, 2$$);
+SELECT lb_name, lb_num, count(*), sum(sa_qty) FROM jsale JOIN jlabel ON lb_id = sa_store GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT page_path_of($$SELECT lb_name, lb_code, lb_num, count(*) FROM jsale JOIN jlabel ON lb_id = sa_store GROUP BY 1, 2, 3$$);
+-- with a char(n) key, each job's own table: the host joins a group's first row again
+SELECT node, same FROM same($$SELECT lb_code, lb_num, count(*), sum(sa_amount) FROM jsale JOIN jlabel ON lb_id = sa_store GROUP BY 1, 2$$);
+SELECT node, same FROM same($$SELECT lb_num, lb_name, count(*), max(sa_day) FROM jsale LEFT JOIN jlabel ON lb_id = sa_store
+  JOIN jstore ON s_id = sa_store WHERE s_region < 3 GROUP BY 1, 2$$);
 -- a marked join's jobs mark (on a GPU, its copy of the marks)
 SELECT page_path_of($$SELECT pr_day, count(*) FROM jpromo WHERE EXISTS (SELECT 1 FROM jsale WHERE sa_store = pr_store AND sa_qty > 7) GROUP BY 1$$);
 -- the jobs count the rows each relation matched as the CPU's probe does
@@ -561,7 +579,7 @@ SELECT why($$SELECT count(*) FROM jpromo JOIN jstore ON s_id = pr_store WHERE EX
 SET gpu_reduce.join_memory = 64;
 SELECT why($$SELECT count(*) FROM jsale a JOIN jsale b ON b.sa_id = a.sa_qty$$);
 RESET gpu_reduce.join_memory;
-DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo, jscale;
+DROP TABLE jsale, jstore, jitem, jregion, jpart, jpromo, jscale, jlabel;
 DROP FUNCTION same(text);
 DROP FUNCTION why(text);
 DROP FUNCTION explain_analyze(text);

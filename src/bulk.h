@@ -85,6 +85,8 @@ typedef struct GrPageGroupSpec
 	int			nkeys;
 	int			keycol[GR_PAGE_GROUP_MAX_KEYS];
 	uint8		keykind[GR_PAGE_GROUP_MAX_KEYS];
+	/* 0, or 1 + the hashed relation whose varlena value the key is (GrPageJob.gkey_rel) */
+	uint8		keyrel[GR_PAGE_GROUP_MAX_KEYS];
 	uint32		count_cols;		/* bit c: column c */
 	/*
 	 * every key's word is its value (fixed-width bits that are not a

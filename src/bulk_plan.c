@@ -1597,9 +1597,10 @@ group_row_cost(const BulkQuery *q)
 /*
  * Whether the page path's jobs can group by q's keys, as page_path.c's
  * gr_page_path_unavailable decides at run time: at most
- * GR_PAGE_GROUP_MAX_KEYS, and no numeric read as it is (a column's, or a
- * hashed relation's value: TPC-H Q18 groups by o_totalprice), which the
- * CPU groups; a numeric the program computes is grouped as its bits.
+ * GR_PAGE_GROUP_MAX_KEYS, and no numeric column of the table read as it
+ * is, which the CPU groups; a numeric the program computes is grouped as
+ * its bits, a hashed relation's (TPC-H Q18 groups by o_totalprice) as the
+ * image row it lies in.
  */
 static bool
 gpu_groups_by(const BulkQuery *q)
@@ -1612,7 +1613,8 @@ gpu_groups_by(const BulkQuery *q)
 	{
 		const GrScanKey *key = lfirst(lc);
 
-		if (key->kind == GR_KEY_NUMERIC && key->scale == -1)
+		if (key->kind == GR_KEY_NUMERIC && key->scale == -1 &&
+			list_nth_int(q->keyjoin, foreach_current_index(lc)) < 0)
 			return false;
 	}
 	return true;

@@ -2028,11 +2028,23 @@ page_gpu_groups(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 	pfree(r);
 }
 
+/* The address of the varlena at offset off of hashed relation j's image (a GR_PG_KEY_REF word's). */
+static uint64
+image_value(BulkScanState *bs, int j, uint64 off)
+{
+	const GrJoinImage *im = bs->joins[j].hash->image;
+
+	if (off < im->nulls || off >= im->bytes)
+		elog(ERROR, "gpu_reduce: a GPU group's key is not in its hashed relation");
+	return (uint64) (uintptr_t) im + off;
+}
+
 /*
  * Groups collected from the scan's table (GrPageGroupSpec.by_words): each
  * key's value is its word, a fixed-width key's bits (a computed numeric's
  * int64, which row_group makes a numeric) or a short text's bytes, made a
- * varlena here (the group table copies it).  Every row of the group had
+ * varlena here (the group table copies it), or a hashed relation's value
+ * where the word says it lies in the image.  Every row of the group had
  * those very bytes, so the output key is what any of them gives.
  */
 static void
@@ -2062,6 +2074,8 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 			tv[c] = word;
 			if (tn[c])
 				tv[c] = 0;
+			else if (job->gkey_rel[k] > 0 && (word & GR_PG_KEY_REF) != 0)
+				tv[c] = image_value(bs, job->gkey_rel[k] - 1, word & ~GR_PG_KEY_REF);
 			else if (job->gkey_kind[k] == GR_KEY_TEXT)
 			{
 				int			len = gr_page_group_text(word, (uint8 *) text[k] + VARHDRSZ_SHORT);
@@ -2166,6 +2180,24 @@ keys_mostly_unique(const BulkScanState *bs)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * 1 + the hashed relation whose varlena value is the row's column col, or
+ * 0: a key of that column may be grouped as its place in the relation's
+ * image (page_group.h's GR_PG_KEY_REF).
+ */
+static uint8
+key_relation(BulkScanState *bs, int col)
+{
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		const BulkJoin *bj = &bs->joins[j];
+
+		if (col >= bj->valpos && col < bj->valpos + bj->desc->nvals)
+			return (gr_join_varmask(bj->desc) >> (col - bj->valpos)) & 1 ? j + 1 : 0;
+	}
+	return 0;
 }
 
 /*
@@ -2294,7 +2326,10 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			grp.keycol[k] = t->keyrow[k];
 			/* a computed numeric is its int64 at a fixed scale: equal bits, equal values */
 			grp.keykind[k] = bs->desc->keys[k].scale >= 0 ? GR_KEY_BITS : bs->desc->keys[k].kind;
-			grp.by_words &= grp.keykind[k] == GR_KEY_BITS || grp.keykind[k] == GR_KEY_TEXT;
+			grp.keyrel[k] = key_relation(bs, t->keyrow[k]);
+			/* a numeric's word names its image row, whose value the host reads */
+			grp.by_words &= grp.keykind[k] == GR_KEY_BITS || grp.keykind[k] == GR_KEY_TEXT ||
+				(grp.keykind[k] == GR_KEY_NUMERIC && grp.keyrel[k] > 0);
 		}
 		/* the planner's groups (final rows: before HAVING, which the plan's rows are after) */
 		grp.groups = bs->desc->groups;

@@ -358,8 +358,8 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		if (grp->nkeys > GR_PAGE_MAX_KEYS)
 			return "GROUP BY with more than 8 keys";
 		for (int k = 0; k < grp->nkeys; k++)
-			if (grp->keykind[k] == GR_KEY_NUMERIC)
-				return "GROUP BY a numeric column: the GPU groups by fixed-width and short text keys";
+			if (grp->keykind[k] == GR_KEY_NUMERIC && grp->keyrel[k] == 0)
+				return "GROUP BY a numeric column: the GPU groups by fixed-width and short text keys and hashed relations' values";
 		if ((gwords = layout_group_words(NULL, outs, nouts, grp, ncols, &why)) < 0)
 			return why;
 		ew = gr_page_group_words(grp->nkeys, gwords);
@@ -633,6 +633,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		{
 			job->gkey_col[k] = grp->keycol[k];
 			job->gkey_kind[k] = grp->keykind[k];
+			job->gkey_rel[k] = grp->keyrel[k];
 		}
 		ew = gr_page_group_entry_words(job);
 		job->group_off = pp->bytes_all;
