@@ -210,6 +210,9 @@ copy_values(const RowsRead *r, const GrScanJoin *j, char *base, Size vals, Size 
 	}
 }
 
+/* rows ahead whose buckets lay_out prefetches */
+#define GR_JOIN_LAY_AHEAD 16
+
 /*
  * Lay the rows read out as an image in memory from alloc: the header, the
  * buckets, the chains, keys, values (a varlena's as its copy's offset from
@@ -254,6 +257,11 @@ lay_out(const RowsRead *r, const GrScanJoin *j, GrJoinAlloc alloc, void *arg)
 	{
 		const int64 *key = &h.keys[e * h.nkeys];
 		GrJoinBucket *bk;
+
+		/* a bucket is a cache miss: ask for a later row's ahead of its turn */
+		if (e >= GR_JOIN_LAY_AHEAD)
+			__builtin_prefetch(&buckets[gr_join_key_hash(key - GR_JOIN_LAY_AHEAD * h.nkeys, h.nkeys) &
+										h.mask], 1);
 
 		/* a NULL key's row is in no bucket: no probe finds it */
 		if (r->keyless[e])
