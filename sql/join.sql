@@ -275,6 +275,33 @@ BEGIN
     END LOOP;
 END $$;
 SELECT explain_analyze($$SELECT sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store JOIN jitem ON it_id = sa_item WHERE s_region = 1$$);
+-- a relation's rows no joined row keeps are left out of its image: a later
+-- inner or semi join keyed by its values only (jregion by jstore's
+-- s_region: region 3's 15 stores and the 6 of no region); not by a later
+-- left or anti join, nor one keyed also by the probe table
+SELECT explain_analyze($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1$$);
+SELECT * FROM same($$SELECT s_open, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  WHERE s_region IN (SELECT r_id FROM jregion WHERE r_name <> 'east') GROUP BY 1$$);
+SELECT explain_analyze($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  WHERE NOT EXISTS (SELECT 1 FROM jregion WHERE r_id = s_region)$$);
+SELECT * FROM same($$SELECT count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  WHERE NOT EXISTS (SELECT 1 FROM jregion WHERE r_id = s_region)$$);
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  LEFT JOIN jregion ON r_id = s_region GROUP BY 1$$);
+CREATE TABLE jrk (rk_region int4, rk_open date, rk_qty int4, rk_w int4);
+INSERT INTO jrk SELECT i % 4, date '2020-01-01' + i, i % 9, i FROM generate_series(1, 40) i;
+INSERT INTO jstore VALUES (61, NULL, 's61', 1, NULL, 1);
+ANALYZE jrk, jstore;
+SELECT explain_analyze($$SELECT rk_w % 3, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrk ON rk_region = s_region AND rk_open = s_open GROUP BY 1$$);
+SELECT * FROM same($$SELECT rk_w % 3, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrk ON rk_region = s_region AND rk_open = s_open GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(sa_amount) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrk ON rk_region = s_region AND rk_qty = sa_qty$$);
+DELETE FROM jstore WHERE s_id = 61;
+DROP TABLE jrk;
+ANALYZE jstore;
 -- semi and anti joins (EXISTS, IN, NOT EXISTS) to a relation with duplicate
 -- and NULL keys: the row goes on once where a row matches, or where none does
 CREATE TABLE jpromo (pr_store int4, pr_item int8, pr_day date);

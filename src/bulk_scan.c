@@ -130,6 +130,7 @@ typedef struct BulkJoin
 	Size		hash_bytes;
 	double		build_ms;
 	uint64		matches;
+	int64		left_out;		/* rows a later relation's keys left out (ReducedRows), or -1 */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -619,6 +620,7 @@ init_joins(BulkScanState *bs, EState *estate, int eflags)
 			bj->keypos[k] = bj->desc->src[k] >= 0 ? bj->desc->src[k] :
 				vbase + (-1 - bj->desc->src[k]);
 		bj->valpos = vbase + bj->desc->vstart;
+		bj->left_out = -1;
 	}
 	bs->joincxt = AllocSetContextCreate(estate->es_query_cxt, "gpu_reduce join hash tables",
 										ALLOCSET_DEFAULT_SIZES);
@@ -814,9 +816,119 @@ build_shared(BulkScanState *bs)
 }
 
 /*
- * Hash each relation of a join from its plan's rows, in order (once a
- * scan): a parallel plan's into the query's shared memory (build_shared),
- * else here (a parallel plan with no shared memory has no workers).
+ * A relation's rows that no joined row could keep, left out of its image (a
+ * semi-join reduction: TPC-H Q18 hashes orders' 57 rows that its IN
+ * subquery names, not 1.5 M).  Relation k, later in the probe order, leaves
+ * out relation j's rows where k is an inner or semi join (not marked) whose
+ * every key is a value of j, an inner or left join (not marked): a probe
+ * row that takes such a row of j takes its values as k's keys, which find
+ * no row of k, so k rejects it (and where j then finds no row, a left
+ * join's NULL values find none in k either).  Built in order, k first.
+ */
+typedef struct ReducedRows
+{
+	GrJoinNextRow next;			/* the relation's own source */
+	void	   *arg;
+	const GrScanJoin *desc;
+	int			nby;
+	const BulkJoin *by[GR_JOIN_MAX_RELS];	/* the later relations, built */
+	int64		left_out;
+} ReducedRows;
+
+/* Whether relation k may leave relation j's rows out (ReducedRows). */
+static bool
+reduces(const GrScanJoin *j, const GrScanJoin *k)
+{
+	if (j->marked != 0 || (j->jointype != JOIN_INNER && j->jointype != JOIN_LEFT) ||
+		k->marked != 0 || (k->jointype != JOIN_INNER && k->jointype != JOIN_SEMI))
+		return false;
+	for (int i = 0; i < k->nkeys; i++)
+		if (k->src[i] >= 0 || -1 - k->src[i] < j->vstart || -1 - k->src[i] >= j->vstart + j->nvals)
+			return false;
+	return true;
+}
+
+/* A row source (GrJoinNextRow) of the rows of a relation that its later relations keep. */
+static bool
+reduced_row(void *arg, const Datum **values, const bool **isnull)
+{
+	ReducedRows *rr = arg;
+
+	while (rr->next(rr->arg, values, isnull))
+	{
+		bool		keep = true;
+
+		for (int b = 0; b < rr->nby && keep; b++)
+		{
+			const GrScanJoin *k = rr->by[b]->desc;
+			int64		key[GR_JOIN_MAX_KEYS];
+
+			for (int i = 0; i < k->nkeys && keep; i++)
+			{
+				/* the relation's row: its keys, then its values */
+				int			a = rr->desc->nkeys + (-1 - k->src[i]) - rr->desc->vstart;
+
+				keep = !(*isnull)[a];
+				if (keep)
+					key[i] = gr_join_key_value((*values)[a], k->srcwidth[i]);
+			}
+			keep = keep && gr_join_hash_first(rr->by[b]->hash, key) >= 0;
+		}
+		if (keep)
+			return true;
+		rr->left_out++;
+		CHECK_FOR_INTERRUPTS();
+	}
+	return false;
+}
+
+/*
+ * Hash relation j into this process's memory, after the later relations
+ * that leave its rows out (ReducedRows).
+ */
+static void
+build_one(BulkScanState *bs, int j)
+{
+	BulkJoin   *bj = &bs->joins[j];
+	ReducedRows rr = {0};
+	PageRows	pr;
+	instr_time	start;
+	instr_time	took;
+
+	if (bj->hash != NULL)
+		return;
+	for (int k = j + 1; k < bs->njoins; k++)
+		if (reduces(bj->desc, bs->joins[k].desc))
+		{
+			int			b = rr.nby++;
+
+			build_one(bs, k);
+			/* the smallest first: most rows are left out by one look in its cache */
+			for (; b > 0 && rr.by[b - 1]->hashed_rows > bs->joins[k].hashed_rows; b--)
+				rr.by[b] = rr.by[b - 1];
+			rr.by[b] = &bs->joins[k];
+		}
+	INSTR_TIME_SET_CURRENT(start);
+	rr.desc = bj->desc;
+	rr.next = row_source(bs, bj, NULL, &pr, &rr.arg);
+	if (rr.nby > 0)
+		bj->hash = gr_join_hash_build(reduced_row, &rr, bj->desc, bs->joincxt);
+	else
+		bj->hash = gr_join_hash_build(rr.next, rr.arg, bj->desc, bs->joincxt);
+	end_row_source(bj, &pr);
+	INSTR_TIME_SET_CURRENT(took);
+	INSTR_TIME_SUBTRACT(took, start);
+	note_build(bj, INSTR_TIME_GET_MILLISEC(took));
+	bj->left_out = rr.nby > 0 ? rr.left_out : -1;
+	if (bj->desc->marked != 0)
+		bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
+											   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+}
+
+/*
+ * Hash each relation of a join from its plan's rows (once a scan): a
+ * parallel plan's into the query's shared memory (build_shared), else here
+ * (a parallel plan with no shared memory has no workers).
  */
 static void
 build_joins(BulkScanState *bs)
@@ -830,25 +942,7 @@ build_joins(BulkScanState *bs)
 		return;
 	}
 	for (int j = 0; j < bs->njoins; j++)
-	{
-		BulkJoin   *bj = &bs->joins[j];
-		PageRows	pr;
-		void	   *arg;
-		GrJoinNextRow next;
-		instr_time	start;
-		instr_time	took;
-
-		INSTR_TIME_SET_CURRENT(start);
-		next = row_source(bs, bj, NULL, &pr, &arg);
-		bj->hash = gr_join_hash_build(next, arg, bj->desc, bs->joincxt);
-		end_row_source(bj, &pr);
-		INSTR_TIME_SET_CURRENT(took);
-		INSTR_TIME_SUBTRACT(took, start);
-		note_build(bj, INSTR_TIME_GET_MILLISEC(took));
-		if (bj->desc->marked != 0)
-			bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
-												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
-	}
+		build_one(bs, j);
 	upload_images(bs);
 }
 
@@ -3057,6 +3151,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *times = NIL;
 	List	   *matches = NIL;
 	List	   *marked = NIL;
+	List	   *left_out = NIL;
+	bool		reduced = false;
 
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -3065,6 +3161,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		names = lappend(names, bj->desc->name);
 		if (!bj->built)
 			continue;
+		reduced |= bj->left_out >= 0;
+		left_out = lappend(left_out, bj->left_out >= 0 ? psprintf(INT64_FORMAT, bj->left_out) : "-");
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
@@ -3078,6 +3176,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	if (!es->analyze || rows == NIL)
 		return;
 	ExplainPropertyList("Hashed Rows", rows, es);
+	if (reduced)
+		ExplainPropertyList("Rows Left Out", left_out, es);
 	ExplainPropertyList("Hash Memory", memory, es);
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);

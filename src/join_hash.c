@@ -40,8 +40,8 @@ typedef struct RowsRead
 } RowsRead;
 
 /* A key's Datum as an int64: an integer or a date of the given width. */
-static int64
-key_value(Datum d, int width)
+int64
+gr_join_key_value(Datum d, int width)
 {
 	switch (width)
 	{
@@ -113,7 +113,7 @@ append_row(RowsRead *r, const GrScanJoin *j, const Datum *values, const bool *is
 		grow(r, j, r->cap * 2);
 	r->keyless[e] = null_key;
 	for (int k = 0; k < j->nkeys; k++)
-		r->keys[e * j->nkeys + k] = null_key ? 0 : key_value(values[k], j->keywidth[k]);
+		r->keys[e * j->nkeys + k] = null_key ? 0 : gr_join_key_value(values[k], j->keywidth[k]);
 	for (int v = 0; v < j->nvals; v++)
 	{
 		int			a = j->nkeys + v;

@@ -57,6 +57,7 @@ typedef void *(*GrJoinAlloc) (Size size, void *arg);
  */
 typedef bool (*GrJoinNextRow) (void *arg, const Datum **values, const bool **isnull);
 
+extern int64 gr_join_key_value(Datum d, int width);
 extern bool gr_join_child_row(void *arg, const Datum **values, const bool **isnull);
 extern GrJoinHash *gr_join_hash_build(GrJoinNextRow next, void *arg, const GrScanJoin *j,
 									  MemoryContext cxt);
