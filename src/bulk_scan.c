@@ -2133,6 +2133,9 @@ image_value(BulkScanState *bs, int j, uint64 off)
 	return (uint64) (uintptr_t) im + off;
 }
 
+/* groups ahead whose group table slots page_table_groups asks for */
+#define GR_COLLECT_AHEAD 8
+
 /*
  * Groups collected from the scan's table (GrPageGroupSpec.by_words): each
  * key's value is its word, a fixed-width key's bits (a computed numeric's
@@ -2150,6 +2153,10 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 	int			ew = gr_page_group_entry_words(job);
 	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
 
+	/* the table's first batch: room for all its groups (this pass's share of them) at once */
+	if (job->collect_first == 0)
+		gr_group_reserve(bs->groups, (int64) ((double) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] *
+											  (bs->groups->hi - bs->groups->lo) / GR_GROUP_HASH_SPACE));
 	for (uint64 j = 0; j < n; j++)
 	{
 		const uint64 *e = ents + j * ew;
@@ -2157,6 +2164,19 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 		bool		tn[GR_DECODE_MAX_COLS];
 		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
 		int			g;
+
+		if (j + GR_COLLECT_AHEAD < n)
+		{
+			/* the group table's slot of a group some ahead: its words, where they are its keys */
+			const uint64 *ahead = e + GR_COLLECT_AHEAD * ew;
+
+			for (int k = 0; k < job->ngkeys; k++)
+			{
+				tn[k] = (ahead[0] >> k) & 1;
+				tv[k] = tn[k] ? 0 : ahead[1 + k];
+			}
+			gr_group_prefetch(bs->groups, tv, tn);
+		}
 
 		memset(tn, true, sizeof(tn));
 		for (int k = 0; k < job->ngkeys; k++)

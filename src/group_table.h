@@ -35,7 +35,12 @@ typedef struct GrGroupTable
 	int			cap;			/* groups the arrays have room for */
 	uint64	   *hashes;			/* per group */
 	GrGroupKeyValue *kv;		/* per group, nkeys each */
-	uint32	   *slots;			/* open addressing: a group + 1, or 0 */
+	/*
+	 * open addressing: 0, or a group + 1 in the low 32 bits and its hash's
+	 * high 32 bits above (a probe passes most other groups without reading
+	 * their hashes: a cache miss each in a table of 10^6 groups)
+	 */
+	uint64	   *slots;
 	uint32		mask;			/* slots - 1 */
 	/*
 	 * The keys' hashes this table takes (a final-mode pass, bulk_scan.c):
@@ -52,9 +57,11 @@ extern bool gr_group_key_kind(Oid type, Oid collation, GrKeyKind *kind);
 extern Size gr_group_block_size(Size budget);
 extern GrGroupTable *gr_group_create(MemoryContext parent, int nkeys, const GrScanKey *keys,
 									 Size budget);
+extern void gr_group_prefetch(const GrGroupTable *gt, const uint64 *vals, const bool *nulls);
 extern int	gr_group_of(GrGroupTable *gt, const uint64 *vals, const bool *nulls,
 						bool *added);
 extern void gr_group_set_share(GrGroupTable *gt, uint64 lo, uint64 hi);
+extern void gr_group_reserve(GrGroupTable *gt, int64 more);
 extern Datum gr_group_key(GrGroupTable *gt, int group, int key, bool *isnull);
 extern Size gr_group_memory(GrGroupTable *gt);
 extern void gr_group_reset(GrGroupTable *gt);

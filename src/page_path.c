@@ -1083,9 +1083,16 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		GrPageJob  *job = (GrPageJob *) pp->prefix;
 		int			ew = gr_page_group_entry_words(job);
 
+		/* what a GPU's collect job says: the table's groups, and the batch's first */
+		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = pp->cpu_ngroups;
 		for (uint64 first = 0; first < pp->cpu_ngroups; first += job->group_cap)
+		{
+			job->collect_first = (uint32) first;
 			pp->cb.groups(pp->cb.arg, job, pp->cpu_ents + first * ew,
 						  Min(pp->cpu_ngroups - first, (uint64) job->group_cap));
+		}
+		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = 0;
+		job->collect_first = 0;
 		pp->table_groups += pp->cpu_ngroups;
 		pp->cpu_ngroups = 0;
 	}
