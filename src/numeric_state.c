@@ -818,6 +818,29 @@ gr_num_sum_exact(GrPartial *p)
 	return DirectFunctionCall2(numeric_add, fast, p->nslow->sum);
 }
 
+/*
+ * How a numeric sum's partial compares with the numeric c (-1, 0 or 1 into
+ * *cmp) without making its value: false where that takes more (a NaN, an
+ * infinity or a sum past the fast path's 128 bits in the partial, c not
+ * finite or with digits past the sum's scale).  The caller knows the sum
+ * has values (count > 0).
+ */
+bool
+gr_num_sum_cmp(const GrPartial *p, Datum c, int *cmp)
+{
+	GrNumHead	r;
+	int128		x;
+
+	if (p->nslow != NULL)
+		return false;
+	init_pow10();
+	num_raw((const struct varlena *) DatumGetPointer(c), &r);
+	if (r.kind != NUM_FINITE || !num_scaled(&r, p->nscale, &x))
+		return false;
+	*cmp = (p->nsum > x) - (p->nsum < x);
+	return true;
+}
+
 /* gpu_sum(numeric): sum()'s value and text. */
 Datum
 gr_numeric_sum_final(GrState *st, bool *isnull)

@@ -367,6 +367,23 @@ gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull)
 }
 
 /*
+ * Whether final value 'agg' of a group, a numeric sum, is NULL (*isnull)
+ * or else how it compares with the numeric c (*cmp: -1, 0, 1), known
+ * without making the value; false where it is not (gr_num_sum_cmp).
+ */
+bool
+gr_sink_sum_cmp(GrSink *s, int group, int agg, Datum c, bool *isnull, int *cmp)
+{
+	GrAggValue *v = &gr_sink_group(s, group)[agg];
+
+	if (s->aggs[agg].kind != GR_SCAN_AGG || s->aggs[agg].op != GR_OP_SUM ||
+		s->aggs[agg].type != GR_NUMERIC)
+		return false;
+	*isnull = v->st == NULL || v->st->partial.count == 0;
+	return *isnull || gr_num_sum_cmp(&v->st->partial, c, cmp);
+}
+
+/*
  * Forget every group and its values (a rescan, or the groups emitted):
  * the states' memory goes with cxt.
  */

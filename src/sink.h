@@ -77,6 +77,7 @@ extern void gr_sink_add_count(GrSink *s, int group, int agg, int64 n);
 extern void gr_sink_add_datum(GrSink *s, int group, int agg, Datum value);
 extern void gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale, int shown);
 extern Datum gr_sink_result(GrSink *s, int group, int agg, bool partial, bool *isnull);
+extern bool gr_sink_sum_cmp(GrSink *s, int group, int agg, Datum c, bool *isnull, int *cmp);
 extern void gr_sink_reset(GrSink *s);
 
 /* The running values of one group, one per aggregate. */
