@@ -2160,10 +2160,9 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 	int			ew = gr_page_group_entry_words(job);
 	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
 
-	/* the table's first batch: room for all its groups (this pass's share of them) at once */
+	/* the table's first batch: room for all its groups at once */
 	if (job->collect_first == 0)
-		gr_group_reserve(bs->groups, (int64) ((double) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] *
-											  (bs->groups->hi - bs->groups->lo) / GR_GROUP_HASH_SPACE));
+		gr_group_reserve(bs->groups, (int64) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)]);
 	for (uint64 j = 0; j < n; j++)
 	{
 		const uint64 *e = ents + j * ew;
@@ -2842,6 +2841,18 @@ typedef struct HavingCheck
 static void
 having_checks(BulkScanState *bs, List *qual)
 {
+	/* numeric's comparisons, and whether each passes a sum below, equal to or above the constant */
+	static const struct
+	{
+		Oid			fn;
+		bool		pass[3];
+	}			ops[] = {
+		{F_NUMERIC_LT, {true, false, false}},
+		{F_NUMERIC_LE, {true, true, false}},
+		{F_NUMERIC_EQ, {false, true, false}},
+		{F_NUMERIC_GE, {false, true, true}},
+		{F_NUMERIC_GT, {false, false, true}},
+	};
 	ListCell   *lc;
 
 	bs->checks = palloc0(sizeof(HavingCheck) * Max(list_length(qual), 1));
@@ -2852,9 +2863,7 @@ having_checks(BulkScanState *bs, List *qual)
 		Var		   *var;
 		Const	   *k;
 		bool		flip;
-		int			lt,
-					eq,
-					gt;
+		int			o = 0;
 
 		if (!IsA(op, OpExpr) || list_length(op->args) != 2)
 			continue;
@@ -2865,32 +2874,15 @@ having_checks(BulkScanState *bs, List *qual)
 			var->varattno <= bs->desc->ngroupkeys ||
 			var->varattno > bs->desc->ngroupkeys + bs->desc->naggs)
 			continue;
-		switch (op->opfuncid)
-		{
-			case F_NUMERIC_LT:
-				lt = 1, eq = 0, gt = 0;
-				break;
-			case F_NUMERIC_LE:
-				lt = 1, eq = 1, gt = 0;
-				break;
-			case F_NUMERIC_EQ:
-				lt = 0, eq = 1, gt = 0;
-				break;
-			case F_NUMERIC_GE:
-				lt = 0, eq = 1, gt = 1;
-				break;
-			case F_NUMERIC_GT:
-				lt = 0, eq = 0, gt = 1;
-				break;
-			default:
-				continue;
-		}
+		while (o < lengthof(ops) && ops[o].fn != op->opfuncid)
+			o++;
+		if (o == lengthof(ops))
+			continue;
 		c->agg = var->varattno - 1 - bs->desc->ngroupkeys;
 		c->value = k->constvalue;
-		/* 'constant op sum' is 'sum op' constant' */
-		c->pass[0] = flip ? gt : lt;
-		c->pass[1] = eq;
-		c->pass[2] = flip ? lt : gt;
+		/* 'constant op sum' is 'sum op constant' with below and above swapped */
+		for (int i = 0; i < 3; i++)
+			c->pass[i] = ops[o].pass[flip ? 2 - i : i];
 		bs->nchecks++;
 	}
 }

@@ -261,13 +261,16 @@ grow(GrGroupTable *gt)
 }
 
 /*
- * Make room for 'more' groups beyond the table's (collected groups on
- * their way: one layout of the slots, not one per doubling).
+ * Make room for the table's share (gr_group_set_share) of 'more' groups
+ * beyond its own (collected groups on their way: one layout of the slots,
+ * not one per doubling).
  */
 void
 gr_group_reserve(GrGroupTable *gt, int64 more)
 {
-	make_room(gt, Min((int64) gt->ngroups + more, (int64) PG_INT32_MAX / 2));
+	int64		share = (int64) ((double) more * (gt->hi - gt->lo) / GR_GROUP_HASH_SPACE);
+
+	make_room(gt, Min((int64) gt->ngroups + share, (int64) PG_INT32_MAX / 2));
 }
 
 /*
