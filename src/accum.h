@@ -72,6 +72,7 @@ extern void gr_num_sum_send_partial(StringInfo buf, const GrPartial *p);
 extern void gr_num_sum_recv_partial(GrReader *r, GrPartial *p, int64 count);
 extern Datum gr_num_sum_exact(GrPartial *p);
 extern bool gr_num_sum_cmp(const GrPartial *p, Datum c, int *cmp);
+extern bool gr_num_scaled_const(Datum c, int scale, int128 *x);
 
 /* variance.c: the variance family's accumulators and results */
 extern void gr_ivar_fold(GrState *st, const void *values, int32 n);

@@ -110,9 +110,12 @@ typedef struct GrPageCallbacks
 	bool		(*gpu_job) (void *arg, struct GrPageJob *job);
 	/*
 	 * fold n groups of the scan's table (entries as a grouping job's, the
-	 * job's layout), collected at the scan's end
+	 * job's layout), collected at the scan's end; sole: this table is the
+	 * only one the scan's jobs folded into (one GPU's, or the host's), so
+	 * a group of it holds every row of its key that reached a table
 	 */
-	void		(*groups) (void *arg, const struct GrPageJob *job, const uint64 *ents, uint64 n);
+	void		(*groups) (void *arg, const struct GrPageJob *job, const uint64 *ents, uint64 n,
+						   bool sole);
 	void	   *arg;
 } GrPageCallbacks;
 

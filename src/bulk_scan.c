@@ -30,6 +30,7 @@
 #include "held_pins.h"
 #include "scan_desc.h"
 #include "sink.h"
+#include "accum.h"
 #include "group_table.h"
 #include "join_hash.h"
 
@@ -159,6 +160,8 @@ enum
 	C_TABLE_GROUPS,				/* groups collected at the end from the scan's
 								 * tables (on the GPUs, or cpu mode's on the
 								 * host; shown when any) */
+	C_TABLE_DROPPED,			/* ... of them, those HAVING rejected before
+								 * they were made (shown when any) */
 	C_HINTED,					/* pages pinned by their buffer hint
 								 * (buf_hints.c; shown when any) */
 	C_GPU_WAIT_US,				/* page path: waiting for the GPU's jobs (last:
@@ -172,7 +175,8 @@ static const char *const counter_names[C_COUNT] = {
 	"GPU Batches", "CPU Batches", "GPU Decoded Pages", "CPU Decoded Pages",
 	"Rows Evaluated by PostgreSQL", "Groups Emitted", "Group Table Flushes",
 	"Group Passes", "Group Passes Discarded",
-	"Jobs Over Group Room", "Groups Collected", "Pages Found by Hint", "GPU Wait Time"
+	"Jobs Over Group Room", "Groups Collected", "Groups Collected and Rejected by HAVING",
+	"Pages Found by Hint", "GPU Wait Time"
 };
 
 /* BulkShared.building's phases: a parallel join's hashed relations */
@@ -249,6 +253,9 @@ typedef struct BulkScanState
 	/* final mode: HAVING conjuncts decided before a group's row is made (having_checks) */
 	int			nchecks;
 	struct HavingCheck *checks;
+	bool		word_checks;	/* ... some of them on a table's words too */
+	bool		collect_checked;	/* the table being collected holds its
+									 * groups whole: checked on its words */
 	bool		scanned;
 	int			ntables;
 	BulkTable  *tables;
@@ -316,6 +323,8 @@ static Datum eval_const(BulkScanState *bs, ExprState *es, bool *isnull);
 static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds);
 static void emit_groups(BulkScanState *bs);
 static void having_checks(BulkScanState *bs, List *qual);
+static int	word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled);
+static bool group_words_fail(BulkScanState *bs, const GrPageJob *job, const uint64 *e);
 static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
 								PageRows *pr, void **arg);
 static void end_row_source(BulkJoin *bj, PageRows *pr);
@@ -2152,17 +2161,34 @@ image_value(BulkScanState *bs, int j, uint64 off)
  * those very bytes, so the output key is what any of them gives.
  */
 static void
-page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
+page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n, bool sole)
 {
 	PageArg    *pa = arg;
 	BulkScanState *bs = pa->bs;
 	BulkTable  *t = pa->t;
 	int			ew = gr_page_group_entry_words(job);
 	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
+	uint64		dropped = 0;
 
-	/* the table's first batch: room for all its groups at once */
 	if (job->collect_first == 0)
-		gr_group_reserve(bs->groups, (int64) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)]);
+	{
+		/*
+		 * The table holds its groups whole where no row of the pass went
+		 * anywhere else: the only table the jobs folded into, of the scan's
+		 * last table, nothing folded on the host yet (no page decoded there,
+		 * no row handed back), one process's (final mode), no later rows (a
+		 * marked join's), and a pass of every group (of a share, a group
+		 * rejected here may be another pass's): HAVING's checks may reject
+		 * a group on its words.
+		 */
+		bs->collect_checked = bs->word_checks && sole && t == &bs->tables[bs->ntables - 1] &&
+			bs->sink->ngroups == 0 && bs->emitted == NULL && bs->shared == NULL &&
+			!marked_join(bs) && bs->share_lo == 0 && bs->share_hi == GR_GROUP_HASH_SPACE &&
+			!bs->pass_over;
+		/* the table's first batch: room for all its groups at once */
+		if (!bs->collect_checked)
+			gr_group_reserve(bs->groups, (int64) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)]);
+	}
 	for (uint64 j = 0; j < n; j++)
 	{
 		const uint64 *e = ents + j * ew;
@@ -2171,7 +2197,12 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
 		int			g;
 
-		if (j + GR_COLLECT_AHEAD < n)
+		if (bs->collect_checked && group_words_fail(bs, job, e))
+		{
+			dropped++;
+			continue;
+		}
+		if (j + GR_COLLECT_AHEAD < n && !bs->collect_checked)
 		{
 			/* the group table's slot of a group some ahead: its words, where they are its keys */
 			const uint64 *ahead = e + GR_COLLECT_AHEAD * ew;
@@ -2213,6 +2244,12 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n)
 			fold_group_words(bs, t, job, g, e + 1 + job->ngkeys, r);
 		if ((j & 255) == 255 || j + 1 == n)
 			check_group_budget(bs);
+	}
+	/* as PostgreSQL's filter would have counted them (unless the pass is repeated) */
+	if (!bs->pass_over)
+	{
+		bs->counters[C_TABLE_DROPPED] += dropped;
+		InstrCountFiltered1(&bs->css.ss.ps, dropped);
 	}
 	pfree(r);
 }
@@ -2832,6 +2869,14 @@ typedef struct HavingCheck
 	int			agg;
 	Datum		value;
 	bool		pass[3];		/* by the sum's comparison with value, -1, 0, 1 */
+	/*
+	 * a sum the page path makes of computed numerics (int64s times
+	 * 10^scale: a job's output 'out', its int words): value times 10^scale,
+	 * to check a scan table's group on its words (group_words_fail); out
+	 * -1: not so
+	 */
+	int			out;
+	int128		scaled;
 } HavingCheck;
 
 /*
@@ -2883,8 +2928,66 @@ having_checks(BulkScanState *bs, List *qual)
 		/* 'constant op sum' is 'sum op constant' with below and above swapped */
 		for (int i = 0; i < 3; i++)
 			c->pass[i] = ops[o].pass[flip ? 2 - i : i];
+		c->out = word_check_out(bs->desc, c->agg, c->value, &c->scaled);
+		bs->word_checks |= c->out >= 0;
 		bs->nchecks++;
 	}
+}
+
+/*
+ * The page job output whose words hold aggregate agg's sum, where it is a
+ * sum of computed numerics of one scale (start_page_path's outputs: one per
+ * GR_SCAN_AGG, in order) and c that scale's integer (into *scaled); else -1.
+ */
+static int
+word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
+{
+	const GrScanAgg *ag = &d->aggs[agg];
+	int			out = 0;
+
+	if (ag->kind != GR_SCAN_AGG || ag->op != GR_OP_SUM || ag->type != GR_NUMERIC ||
+		ag->dec_scale < 0 || ag->row_scale || !gr_num_scaled_const(c, ag->dec_scale, scaled))
+		return -1;
+	for (int a = 0; a < agg; a++)
+		out += d->aggs[a].kind == GR_SCAN_AGG;
+	return out;
+}
+
+/*
+ * Whether a HAVING check rejects a scan table's group on its words e (a
+ * table that holds its groups whole: page_table_groups): a sum with no
+ * value is NULL, which rejects as a sum that compares so.  A group keyed by
+ * where a hashed relation's value lies may be one of several of its value
+ * (GR_PG_KEY_REF): the host's table makes them one, then checks.
+ */
+static bool
+group_words_fail(BulkScanState *bs, const GrPageJob *job, const uint64 *e)
+{
+	const uint64 *w = e + 1 + job->ngkeys;
+
+	for (int k = 0; k < job->ngkeys; k++)
+		if (job->gkey_rel[k] > 0 && ((e[0] >> k) & 1) == 0 && (e[1 + k] & GR_PG_KEY_REF) != 0)
+			return false;
+	for (int i = 0; i < bs->nchecks; i++)
+	{
+		const HavingCheck *c = &bs->checks[i];
+		const GrPageOut *po;
+		int128		sum;
+		int			cmp;
+
+		if (c->out < 0 || c->out >= job->nouts)
+			continue;
+		po = &job->outs[c->out];
+		if (po->op != GR_PAGE_OP_SUM || po->type != GR_PAGE_INT8)
+			continue;
+		if (w[job->col_word[po->col]] == 0)
+			return true;
+		sum = (int128) (int64) w[po->word + 1] * ((int128) 1 << 32) + (int128) w[po->word];
+		cmp = (sum > c->scaled) - (sum < c->scaled);
+		if (!c->pass[cmp + 1])
+			return true;
+	}
+	return false;
 }
 
 /* Whether a HAVING check rejects group g (having_checks). */
@@ -3344,7 +3447,8 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		if ((c == C_GROUP_FLUSHES && bs->final) || (c == C_GROUP_PASSES && !bs->final) ||
 			(c == C_PASSES_OVER && (!bs->final || bs->counters[c] == 0)))
 			continue;
-		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS || c == C_HINTED) && bs->counters[c] == 0)
+		if ((c == C_JOBS_OVERFLOWED || c == C_TABLE_GROUPS || c == C_TABLE_DROPPED ||
+			 c == C_HINTED) && bs->counters[c] == 0)
 			continue;
 		ExplainPropertyInteger(counter_names[c], NULL, bs->counters[c], es);
 	}

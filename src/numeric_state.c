@@ -841,6 +841,22 @@ gr_num_sum_cmp(const GrPartial *p, Datum c, int *cmp)
 	return true;
 }
 
+/*
+ * A numeric constant as an integer times 10^scale, into *x; false where it
+ * is not finite or has digits past the scale (no such integer).
+ */
+bool
+gr_num_scaled_const(Datum c, int scale, int128 *x)
+{
+	GrNumHead	r;
+
+	if (scale < 0 || scale > GR_NUMERIC_MAX_SCALE)
+		return false;
+	init_pow10();
+	num_raw((const struct varlena *) DatumGetPointer(c), &r);
+	return r.kind == NUM_FINITE && num_scaled(&r, scale, x);
+}
+
 /* gpu_sum(numeric): sum()'s value and text. */
 Datum
 gr_numeric_sum_final(GrState *st, bool *isnull)

@@ -17,6 +17,7 @@
 #include "access/xact.h"
 #include "lib/ilist.h"
 #include "miscadmin.h"
+#include "port/pg_bitutils.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
 #include "portability/instr_time.h"
@@ -1038,7 +1039,7 @@ gr_page_path_all_normal(Page page, Snapshot snapshot)
  * answer, so a failure here is an ERROR, not a fallback.
  */
 static void
-collect_device(GrPagePath *pp, int device)
+collect_device(GrPagePath *pp, int device, bool sole)
 {
 	uint64		first = 0;
 	uint64		total;
@@ -1063,7 +1064,8 @@ collect_device(GrPagePath *pp, int device)
 		total = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
 		n = first < total ? Min(total - first, (uint64) job->group_cap) : 0;
 		if (n > 0)
-			pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n);
+			pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n,
+						  sole);
 		pp->table_groups += n;
 		first += n;
 	} while (first < total);
@@ -1073,10 +1075,14 @@ collect_device(GrPagePath *pp, int device)
 void
 gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 {
+	bool		sole;
+
 	if (pp->open)
 		close_job(pp);
 	while (pp->njobs > 0)
 		complete_oldest(pp);
+	/* the tables the jobs folded into: the host's (cpu mode) or each GPU's */
+	sole = (pp->cpu_ents != NULL) + pg_popcount64(pp->devices) == 1;
 	if (pp->scan && pp->cpu_ents != NULL)
 	{
 		/* cpu mode: the host's table, in the same batches a GPU's comes in */
@@ -1089,7 +1095,7 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		{
 			job->collect_first = (uint32) first;
 			pp->cb.groups(pp->cb.arg, job, pp->cpu_ents + first * ew,
-						  Min(pp->cpu_ngroups - first, (uint64) job->group_cap));
+						  Min(pp->cpu_ngroups - first, (uint64) job->group_cap), sole);
 		}
 		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = 0;
 		job->collect_first = 0;
@@ -1100,7 +1106,7 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		if (pp->devices & (UINT64CONST(1) << dev))
 		{
 			pp->devices &= ~(UINT64CONST(1) << dev);
-			collect_device(pp, dev);
+			collect_device(pp, dev, sole);
 		}
 	if (pp->collect_slot >= 0)
 		gr_gpu_end_job_slot(pp->collect_slot, false);
