@@ -92,10 +92,12 @@ typedef struct GrPageGroupSpec
 	 * every key's word is its value (fixed-width bits that are not a
 	 * float's, or text's bytes): the scan turns a group's words back into
 	 * its keys, so the jobs may fold into one table for the scan (kept on
-	 * the GPU, collected at its end) sized from 'groups', the estimate
+	 * the GPU, collected at its end) sized from 'groups', the estimate,
+	 * and 'rows', the table's (the most groups it can make; 0: unknown)
 	 */
 	bool		by_words;
 	double		groups;
+	double		rows;
 } GrPageGroupSpec;
 
 /* how the page path gives pages back to the scan */

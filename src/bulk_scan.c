@@ -2490,6 +2490,7 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		}
 		/* the planner's groups (final rows: before HAVING, which the plan's rows are after) */
 		grp.groups = bs->desc->groups;
+		grp.rows = Max(RelationGetForm(t->rel)->reltuples, 0);
 		for (int a = 0; a < bs->desc->naggs; a++)
 			if (bs->desc->aggs[a].kind != GR_SCAN_COUNT_STAR)
 				grp.count_cols |= UINT32_C(1) << t->rowcols[a];

@@ -300,9 +300,16 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec 
 }
 
 /*
- * Groups of a scan's table: four times the planner's estimate, at least
+ * Groups of a scan's table: four times the planner's estimate, and where
+ * the estimate is large, up to sixteen times it as far as the table has
+ * rows (PostgreSQL's estimate of a column's distinct values from its
+ * sample can fall several times short of a key nearly unique: TPC-H's
+ * l_orderkey, 374 634 for 1.5 M at SF1, and a job that finds the table
+ * full sends the scan's later pages to the CPU), at least
  * GR_PAGE_MIN_SCAN_GROUPS, within gpu_reduce.group_table_memory (and
- * gpu_reduce.debug_job_groups, which tests set to fill it).
+ * gpu_reduce.debug_job_groups, which tests set to fill it).  A GPU's
+ * table takes its room when made (its slots cleared, not its entries);
+ * the host's grows as its groups come (grow_cpu_slots).
  */
 static uint32
 scan_cap(const GrPageGroupSpec *grp, int entry_words)
@@ -311,6 +318,8 @@ scan_cap(const GrPageGroupSpec *grp, int entry_words)
 	double		room = (double) gr_group_table_memory * 1024.0 * 1024.0 /
 		(sizeof(uint64) * entry_words + 2 * sizeof(uint32));
 
+	if (grp->groups >= GR_PAGE_MIN_SCAN_GROUPS / 4)
+		want = Max(want, Min(16.0 * grp->groups, grp->rows));
 	want = Min(want, Min(room, (double) GR_PAGE_MAX_SCAN_GROUPS));
 	if (gr_debug_job_groups > 0)
 		want = Min(want, (double) gr_debug_job_groups);
@@ -650,8 +659,12 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 		}
 		if (mode == GR_PAGE_PATH_CPU)
 		{
-			/* the host's table: the job's own, or (the scan's) made with the first job */
-			uint32		cap = pp->scan ? job->scan_cap : job->group_cap;
+			/*
+			 * the host's table: the job's own, or (the scan's) made with the
+			 * first job, its slots for the planner's groups to begin with
+			 */
+			uint32		cap = pp->scan ? Min(job->scan_cap, Max(4.0 * grp->groups, 1024.0)) :
+				job->group_cap;
 
 			pp->cpu_nslots = 1;
 			while (pp->cpu_nslots < 2 * (int64) cap)
@@ -715,6 +728,30 @@ hand_back(GrPageJob *job, int p, int off)
 		gr_page_job_fallbacks(job)[i].page = (uint16) p;
 		gr_page_job_fallbacks(job)[i].off = (uint16) off;
 	}
+}
+
+/* The scan's host table (cpu mode): twice the slots, each group's found again by its key's hash. */
+static void
+grow_cpu_slots(GrPagePath *pp, int ew, int nk)
+{
+	int			nslots = pp->cpu_nslots * 2;
+	uint32		mask = (uint32) nslots - 1;
+	int32	   *slots = MemoryContextAllocHuge(GetMemoryChunkContext(pp->cpu_slots),
+											   sizeof(int32) * (Size) nslots);
+
+	memset(slots, -1, sizeof(int32) * (Size) nslots);
+	for (uint64 g = 0; g < pp->cpu_ngroups; g++)
+	{
+		uint32		i;
+
+		for (i = (uint32) gr_page_group_hash(pp->cpu_ents + g * ew, nk) & mask; slots[i] >= 0;
+			 i = (i + 1) & mask)
+			;
+		slots[i] = (int32) g;
+	}
+	pfree(pp->cpu_slots);
+	pp->cpu_slots = slots;
+	pp->cpu_nslots = nslots;
 }
 
 /*
@@ -816,6 +853,15 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 					return true;
 				hand_back(job, p, off);
 				continue;
+			}
+			if (g < 0 && pp->scan && 2 * (*ngroups + 1) > (uint64) pp->cpu_nslots)
+			{
+				/* the scan's table past half its slots: twice the slots, the row's one found again */
+				grow_cpu_slots(pp, ew, nk);
+				mask = (uint32) pp->cpu_nslots - 1;
+				for (i = (uint32) gr_page_group_hash(key, nk) & mask; pp->cpu_slots[i] >= 0;
+					 i = (i + 1) & mask)
+					;
 			}
 			if (g < 0)
 			{
