@@ -168,11 +168,11 @@ DROP TABLE gfh;
 
 -- the page path's jobs fold into one table for the scan (the GPU's, here
 -- the host's): where every row reached that table, it holds each group
--- whole, and a HAVING check on a sum of numerics of one scale rejects a
--- group on the table's words, before it is made (counted as PostgreSQL's
--- filter counts it, and apart); sums past 2^32 of the scale, negative
--- ones, NULL ones, 'constant op sum', a constant with digits past the
--- scale (left to the group's made value)
+-- whole, and a HAVING check on a sum of numerics of one scale or on a
+-- count rejects a group on the table's words, before it is made (counted
+-- as PostgreSQL's filter counts it, and apart); sums past 2^32 of the
+-- scale, negative ones, NULL ones, 'constant op sum', a constant with
+-- digits past the scale (left to the group's made value)
 CREATE TABLE gfw (k int4, q numeric(14,2), j int4, t text);
 INSERT INTO gfw
 SELECT g % 3000, CASE WHEN g % 3000 = 5 THEN NULL WHEN g % 3000 < 40 THEN (g % 3000) * 1000000.25
@@ -199,6 +199,13 @@ SELECT * FROM gfq('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) >= 24.251'
 SELECT * FROM gfq('SELECT k, count(*) FROM gfw GROUP BY k HAVING sum(q) > 1800000000 OR sum(q) IS NULL');
 SELECT * FROM gfq('SELECT k % 1000, sum(q), avg(q) FROM gfw GROUP BY k % 1000 HAVING sum(q) > 1900000000');
 SELECT gfcollected('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) > 27');
+-- 'count op integer' (of every type): the table's count of rows, or of a
+-- column's non-NULL values
+SELECT * FROM gfq('SELECT k, count(q) FROM gfw GROUP BY k HAVING count(q) < 50');
+SELECT * FROM gfq('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)');
+SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) = 150::int2 AND sum(q) > 0');
+SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) >= 5000000000');
+SELECT gfcollected('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)');
 -- not where a group may have rows elsewhere: rows the host folded (a text
 -- key longer than a word is handed back), a tree's tables (each group in
 -- both), a hashed relation's value in several image rows (two groups in

@@ -324,7 +324,8 @@ static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds)
 static void emit_groups(BulkScanState *bs);
 static void having_checks(BulkScanState *bs, List *qual);
 static int	word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled);
-static bool group_words_fail(BulkScanState *bs, const GrPageJob *job, const uint64 *e);
+static bool group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job,
+							 const uint64 *e);
 static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
 								PageRows *pr, void **arg);
 static void end_row_source(BulkJoin *bj, PageRows *pr);
@@ -2197,7 +2198,7 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n,
 		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
 		int			g;
 
-		if (bs->collect_checked && group_words_fail(bs, job, e))
+		if (bs->collect_checked && group_words_fail(bs, t, job, e))
 		{
 			dropped++;
 			continue;
@@ -2858,18 +2859,21 @@ emit_groups(BulkScanState *bs)
 }
 
 /*
- * A HAVING conjunct 'sum(numeric) op constant' (or 'constant op sum'):
- * the groups it rejects are skipped before their rows are made, most of
- * TPC-H Q18's subquery's 1.5 M (a numeric made for each, and PostgreSQL's
- * filter run over it, took a quarter of its time).  PostgreSQL's filter
- * still runs on every row made: a check only rejects, where the sum is
- * NULL or compares with the constant as the operator says no.
+ * A HAVING conjunct 'sum(numeric) op constant' or 'count op integer' (or
+ * 'constant op aggregate'): the groups it rejects are skipped before their
+ * rows are made, most of TPC-H Q18's subquery's 1.5 M (a numeric made for
+ * each, and PostgreSQL's filter run over it, took a quarter of its time).
+ * PostgreSQL's filter still runs on every row made: a check only rejects,
+ * where the aggregate is NULL or compares with the constant as the
+ * operator says no.  A sum is checked on a made group's state and on a
+ * scan table's words, a count on the words only.
  */
 typedef struct HavingCheck
 {
 	int			agg;
-	Datum		value;
-	bool		pass[3];		/* by the sum's comparison with value, -1, 0, 1 */
+	bool		count;			/* a count(*) or count(col): scaled is the integer */
+	Datum		value;			/* a sum's numeric */
+	bool		pass[3];		/* by the aggregate's comparison with value, -1, 0, 1 */
 	/*
 	 * a sum the page path makes of computed numerics (int64s times
 	 * 10^scale: a job's output 'out', its int words): value times 10^scale,
@@ -2887,18 +2891,29 @@ typedef struct HavingCheck
 static void
 having_checks(BulkScanState *bs, List *qual)
 {
-	/* numeric's comparisons, and whether each passes a sum below, equal to or above the constant */
+	/*
+	 * numeric's comparisons (a sum's), bigint's with an integer (a
+	 * count's), and whether each passes an aggregate below, equal to or
+	 * above the constant
+	 */
+#define GR_CMP_OPS(lt, le, eq, ge, gt, count) \
+		{lt, count, {true, false, false}}, {le, count, {true, true, false}}, \
+		{eq, count, {false, true, false}}, {ge, count, {false, true, true}}, \
+		{gt, count, {false, false, true}}
 	static const struct
 	{
 		Oid			fn;
+		bool		count;
 		bool		pass[3];
 	}			ops[] = {
-		{F_NUMERIC_LT, {true, false, false}},
-		{F_NUMERIC_LE, {true, true, false}},
-		{F_NUMERIC_EQ, {false, true, false}},
-		{F_NUMERIC_GE, {false, true, true}},
-		{F_NUMERIC_GT, {false, false, true}},
+		GR_CMP_OPS(F_NUMERIC_LT, F_NUMERIC_LE, F_NUMERIC_EQ, F_NUMERIC_GE, F_NUMERIC_GT, false),
+		GR_CMP_OPS(F_INT8LT, F_INT8LE, F_INT8EQ, F_INT8GE, F_INT8GT, true),
+		GR_CMP_OPS(F_INT84LT, F_INT84LE, F_INT84EQ, F_INT84GE, F_INT84GT, true),
+		GR_CMP_OPS(F_INT82LT, F_INT82LE, F_INT82EQ, F_INT82GE, F_INT82GT, true),
+		GR_CMP_OPS(F_INT48LT, F_INT48LE, F_INT48EQ, F_INT48GE, F_INT48GT, true),
+		GR_CMP_OPS(F_INT28LT, F_INT28LE, F_INT28EQ, F_INT28GE, F_INT28GT, true),
 	};
+#undef GR_CMP_OPS
 	ListCell   *lc;
 
 	bs->checks = palloc0(sizeof(HavingCheck) * Max(list_length(qual), 1));
@@ -2916,7 +2931,7 @@ having_checks(BulkScanState *bs, List *qual)
 		flip = IsA(linitial(op->args), Const);
 		var = flip ? lsecond(op->args) : linitial(op->args);
 		k = flip ? linitial(op->args) : lsecond(op->args);
-		if (!IsA(var, Var) || !IsA(k, Const) || k->constisnull || k->consttype != NUMERICOID ||
+		if (!IsA(var, Var) || !IsA(k, Const) || k->constisnull ||
 			var->varattno <= bs->desc->ngroupkeys ||
 			var->varattno > bs->desc->ngroupkeys + bs->desc->naggs)
 			continue;
@@ -2925,12 +2940,30 @@ having_checks(BulkScanState *bs, List *qual)
 		if (o == lengthof(ops))
 			continue;
 		c->agg = var->varattno - 1 - bs->desc->ngroupkeys;
-		c->value = k->constvalue;
-		/* 'constant op sum' is 'sum op constant' with below and above swapped */
+		c->count = ops[o].count;
+		/* 'constant op aggregate' is 'aggregate op constant' with below and above swapped */
 		for (int i = 0; i < 3; i++)
 			c->pass[i] = ops[o].pass[flip ? 2 - i : i];
-		c->out = word_check_out(bs->desc, c->agg, c->value, &c->scaled);
-		bs->word_checks |= c->out >= 0;
+		if (c->count)
+		{
+			GrScanAggKind kind = bs->desc->aggs[c->agg].kind;
+
+			if ((kind != GR_SCAN_COUNT_STAR && kind != GR_SCAN_COUNT_COL) ||
+				(k->consttype != INT2OID && k->consttype != INT4OID && k->consttype != INT8OID))
+				continue;
+			c->scaled = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
+				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) : DatumGetInt64(k->constvalue);
+			c->out = -1;
+			bs->word_checks = true;
+		}
+		else
+		{
+			if (k->consttype != NUMERICOID)
+				continue;
+			c->value = k->constvalue;
+			c->out = word_check_out(bs->desc, c->agg, c->value, &c->scaled);
+			bs->word_checks |= c->out >= 0;
+		}
 		bs->nchecks++;
 	}
 }
@@ -2962,7 +2995,7 @@ word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
  * (GR_PG_KEY_REF): the host's table makes them one, then checks.
  */
 static bool
-group_words_fail(BulkScanState *bs, const GrPageJob *job, const uint64 *e)
+group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job, const uint64 *e)
 {
 	const uint64 *w = e + 1 + job->ngkeys;
 
@@ -2976,6 +3009,17 @@ group_words_fail(BulkScanState *bs, const GrPageJob *job, const uint64 *e)
 		int128		sum;
 		int			cmp;
 
+		if (c->count)
+		{
+			/* a group's rows, or its column's non-NULL values among them, as fold_group_words counts */
+			int64		n = (int64) w[bs->desc->aggs[c->agg].kind == GR_SCAN_COUNT_STAR ? GR_PG_W_ROWS :
+									  job->col_word[t->rowcols[c->agg]]];
+
+			cmp = (n > c->scaled) - (n < c->scaled);
+			if (!c->pass[cmp + 1])
+				return true;
+			continue;
+		}
 		if (c->out < 0 || c->out >= job->nouts)
 			continue;
 		po = &job->outs[c->out];
@@ -3001,7 +3045,7 @@ having_fails(BulkScanState *bs, int g)
 		bool		isnull;
 		int			cmp;
 
-		if (gr_sink_sum_cmp(bs->sink, g, c->agg, c->value, &isnull, &cmp) &&
+		if (!c->count && gr_sink_sum_cmp(bs->sink, g, c->agg, c->value, &isnull, &cmp) &&
 			(isnull || !c->pass[cmp + 1]))
 			return true;
 	}
