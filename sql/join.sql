@@ -302,6 +302,26 @@ SELECT * FROM same($$SELECT count(*), sum(sa_amount) FROM jsale JOIN jstore ON s
 DELETE FROM jstore WHERE s_id = 61;
 DROP TABLE jrk;
 ANALYZE jstore;
+-- a relation left out by a later one of few keys (at most a 64th of its
+-- rows) is fetched by a btree index on the column they equal, a lookup per
+-- distinct key (TPC-H Q18's orders, by its IN subquery's 57): duplicate and
+-- NULL keys, a key of no row, the relation's WHERE, the transaction's own
+-- update of a row (its index entry's HOT chain)
+CREATE TABLE jfew (f_item int8);
+INSERT INTO jfew VALUES (3), (3), (17), (NULL), (499), (9000000000);
+ANALYZE jfew;
+SELECT explain_analyze($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE it_id IN (SELECT f_item FROM jfew) GROUP BY 1$$);
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE it_id IN (SELECT f_item FROM jfew) GROUP BY 1$$);
+SELECT * FROM same($$SELECT it_kind, it_price, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE it_id IN (SELECT f_item FROM jfew) AND it_price < 40 GROUP BY 1, 2$$);
+BEGIN;
+UPDATE jitem SET it_kind = 'k17 updated' WHERE it_id = 17;
+SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
+  WHERE it_id IN (SELECT f_item FROM jfew) GROUP BY 1$$);
+ROLLBACK;
+DROP TABLE jfew;
 -- semi and anti joins (EXISTS, IN, NOT EXISTS) to a relation with duplicate
 -- and NULL keys: the row goes on once where a row matches, or where none does
 CREATE TABLE jpromo (pr_store int4, pr_item int8, pr_day date);

@@ -34,6 +34,7 @@
 #include "group_table.h"
 #include "join_hash.h"
 
+#include "access/genam.h"
 #include "access/heapam.h"
 #include "access/htup_details.h"
 #include "access/relscan.h"
@@ -53,7 +54,11 @@
 #include "storage/bufpage.h"
 #include "utils/datum.h"
 #include "utils/dsa.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opfamily_d.h"
 #include "utils/fmgroids.h"
+#include "utils/lsyscache.h"
 #include "utils/fmgrprotos.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
@@ -133,6 +138,8 @@ typedef struct BulkJoin
 	double		build_ms;
 	uint64		matches;
 	int64		left_out;		/* rows a later relation's keys left out (ReducedRows), or -1 */
+	char	   *index;			/* ... its rows fetched by this index (IndexRows), or NULL */
+	int64		lookups;
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -329,6 +336,11 @@ static bool group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPage
 static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
 								PageRows *pr, void **arg);
 static void end_row_source(BulkJoin *bj, PageRows *pr);
+static void bind_quals(BulkScanState *bs, BulkTable *t);
+static void decode_tuple(BulkTable *t, const uint8 *page, BlockNumber blk, OffsetNumber off,
+						 uint32 len, uint64 *tv, bool *tn);
+static bool page_row_passes(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber blk,
+							OffsetNumber off, uint32 len, uint64 *tv, bool *tn);
 
 static const CustomExecMethods bulk_exec_methods = {
 	.CustomName = GR_BULK_NAME,
@@ -898,8 +910,170 @@ reduced_row(void *arg, const Datum **values, const bool **isnull)
 }
 
 /*
+ * A reduced relation read from its pages whose rows a later relation's few
+ * keys name (TPC-H Q18: orders' 57 of 1.5 M): fetched by a btree index on
+ * the column those keys equal, a lookup per distinct key, in place of a
+ * read of every page.  The index scan sees what the query's snapshot sees,
+ * as PostgreSQL's own index scan would (its visibility, HOT chains,
+ * serializable predicate locks); each row then passes the relation's WHERE
+ * as a row of its pages does, and the other reductions.
+ */
+typedef struct IndexRows
+{
+	BulkScanState *bs;
+	BulkJoin   *bj;
+	const GrJoinHash *by;		/* the later relation: one key, its rows' keys looked up */
+	Oid			index;
+	AttrNumber	attno;			/* the column the keys equal */
+	Oid			type;			/* its type: int2, int4 or int8 */
+	RegProcedure eq;			/* its equality */
+	SysScanDesc scan;			/* a key's lookup under way, or NULL */
+	int64		next;			/* the next of by's rows */
+	int64		lookups;
+	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
+	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
+} IndexRows;
+
+/* keys of a later relation fewer than this share of the relation's rows are looked up */
+#define GR_INDEX_ROWS_PER_KEY 64
+
+/*
+ * Whether relation bj's rows may be fetched by an index for the keys of
+ * by, a later relation that reduces it (reduces()): by has one key, few
+ * rows, and bj a valid btree index of the integer operators, with no
+ * predicate, whose first column is the one by's key equals.  Fills ir.
+ */
+static bool
+index_rows(BulkScanState *bs, BulkJoin *bj, const BulkJoin *by, IndexRows *ir)
+{
+	const GrScanJoin *j = bj->desc;
+	Relation	rel;
+	List	   *indexes;
+	ListCell   *lc;
+	int			col;
+
+	if (bj->pages == NULL || by->desc->nkeys != 1 || by->hash == NULL)
+		return false;
+	rel = bj->pages->rel;
+	if ((double) by->hashed_rows * GR_INDEX_ROWS_PER_KEY > RelationGetForm(rel)->reltuples)
+		return false;
+	col = j->pagecols[j->nkeys + (-1 - by->desc->src[0]) - j->vstart];
+	memset(ir, 0, sizeof(*ir));
+	ir->attno = bj->pages->desc->col_attno[col] + 1;
+	ir->type = TupleDescAttr(RelationGetDescr(rel), ir->attno - 1)->atttypid;
+	ir->eq = ir->type == INT2OID ? F_INT2EQ : ir->type == INT4OID ? F_INT4EQ :
+		ir->type == INT8OID ? F_INT8EQ : InvalidOid;
+	if (ir->eq == InvalidOid)
+		return false;
+	indexes = RelationGetIndexList(rel);
+	foreach(lc, indexes)
+	{
+		Relation	irel = index_open(lfirst_oid(lc), AccessShareLock);
+		bool		fits = irel->rd_rel->relam == BTREE_AM_OID && irel->rd_index->indisvalid &&
+			irel->rd_index->indkey.values[0] == ir->attno &&
+			irel->rd_opfamily[0] == INTEGER_BTREE_FAM_OID &&
+			heap_attisnull(irel->rd_indextuple, Anum_pg_index_indpred, NULL);
+
+		index_close(irel, NoLock);
+		if (fits)
+		{
+			ir->index = lfirst_oid(lc);
+			break;
+		}
+	}
+	list_free(indexes);
+	if (!OidIsValid(ir->index))
+		return false;
+	ir->bs = bs;
+	ir->bj = bj;
+	ir->by = by->hash;
+	bind_quals(bs, bj->pages);
+	return true;
+}
+
+/* A key as a Datum of the looked-up column's type; false where no value of it is the key. */
+static bool
+index_key(const IndexRows *ir, int64 key, Datum *d)
+{
+	if (ir->type == INT2OID && key >= PG_INT16_MIN && key <= PG_INT16_MAX)
+		*d = Int16GetDatum((int16) key);
+	else if (ir->type == INT4OID && key >= PG_INT32_MIN && key <= PG_INT32_MAX)
+		*d = Int32GetDatum((int32) key);
+	else if (ir->type == INT8OID)
+		*d = Int64GetDatum(key);
+	else
+		return false;
+	return true;
+}
+
+/* A row source (GrJoinNextRow) of the rows an index fetches for a later relation's keys (IndexRows). */
+static bool
+index_row(void *arg, const Datum **values, const bool **isnull)
+{
+	IndexRows  *ir = arg;
+	BulkTable  *t = ir->bj->pages;
+	const GrScanJoin *j = ir->bj->desc;
+
+	for (;;)
+	{
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+		HeapTuple	tup;
+		Buffer		buf;
+		const uint8 *page;
+		BlockNumber blk;
+		OffsetNumber off;
+
+		if (ir->scan == NULL)
+		{
+			int64		e = ir->next++;
+			int64		key[GR_JOIN_MAX_KEYS] = {0};
+			Datum		d;
+			ScanKeyData sk;
+
+			if (e >= ir->by->nrows)
+				return false;
+			key[0] = ir->by->keys[e];
+			/* a key's first row (a NULL key's row is in no bucket: never its key's first) */
+			if (gr_join_hash_first(ir->by, key) != e || !index_key(ir, key[0], &d))
+				continue;
+			CHECK_FOR_INTERRUPTS();
+			ScanKeyInit(&sk, ir->attno, BTEqualStrategyNumber, ir->eq, d);
+			ir->scan = systable_beginscan(t->rel, ir->index, true,
+										  ir->bs->css.ss.ps.state->es_snapshot, 1, &sk);
+			ir->lookups++;
+		}
+		tup = systable_getnext(ir->scan);
+		if (tup == NULL)
+		{
+			systable_endscan(ir->scan);
+			ir->scan = NULL;
+			continue;
+		}
+		/* the tuple in its pinned page, as a page's row is read (until the next fetch) */
+		buf = ((BufferHeapTupleTableSlot *) ir->scan->slot)->buffer;
+		page = (const uint8 *) BufferGetPage(buf);
+		blk = ItemPointerGetBlockNumber(&tup->t_self);
+		off = ItemPointerGetOffsetNumber(&tup->t_self);
+		decode_tuple(t, page, blk, off, gr_page_tuple_len(page, off, BLCKSZ), tv, tn);
+		if (!page_row_passes(ir->bs, t, page, blk, off, gr_page_tuple_len(page, off, BLCKSZ),
+							 tv, tn))
+			continue;
+		for (int c = 0; c < j->nkeys + j->nvals; c++)
+		{
+			ir->values[c] = (Datum) tv[j->pagecols[c]];
+			ir->isnull[c] = tn[j->pagecols[c]];
+		}
+		*values = ir->values;
+		*isnull = ir->isnull;
+		return true;
+	}
+}
+
+/*
  * Hash relation j into this process's memory, after the later relations
- * that leave its rows out (ReducedRows).
+ * that leave its rows out (ReducedRows), its rows fetched by an index
+ * where one of them has few keys (IndexRows).
  */
 static void
 build_one(BulkScanState *bs, int j)
@@ -907,6 +1081,8 @@ build_one(BulkScanState *bs, int j)
 	BulkJoin   *bj = &bs->joins[j];
 	ReducedRows rr = {0};
 	PageRows	pr;
+	IndexRows	ir;
+	bool		by_index = false;
 	instr_time	start;
 	instr_time	took;
 
@@ -925,12 +1101,26 @@ build_one(BulkScanState *bs, int j)
 		}
 	INSTR_TIME_SET_CURRENT(start);
 	rr.desc = bj->desc;
-	rr.next = row_source(bs, bj, NULL, &pr, &rr.arg);
+	for (int b = 0; b < rr.nby && !by_index; b++)
+		by_index = index_rows(bs, bj, rr.by[b], &ir);
+	if (by_index)
+	{
+		rr.next = index_row;
+		rr.arg = &ir;
+	}
+	else
+		rr.next = row_source(bs, bj, NULL, &pr, &rr.arg);
 	if (rr.nby > 0)
 		bj->hash = gr_join_hash_build(reduced_row, &rr, bj->desc, bs->joincxt);
 	else
 		bj->hash = gr_join_hash_build(rr.next, rr.arg, bj->desc, bs->joincxt);
-	end_row_source(bj, &pr);
+	if (by_index)
+	{
+		bj->index = get_rel_name(ir.index);
+		bj->lookups = ir.lookups;
+	}
+	else
+		end_row_source(bj, &pr);
 	INSTR_TIME_SET_CURRENT(took);
 	INSTR_TIME_SUBTRACT(took, start);
 	note_build(bj, INSTR_TIME_GET_MILLISEC(took));
@@ -3422,7 +3612,9 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *matches = NIL;
 	List	   *marked = NIL;
 	List	   *left_out = NIL;
+	List	   *fetched = NIL;
 	bool		reduced = false;
+	bool		indexed = false;
 
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -3433,6 +3625,9 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 			continue;
 		reduced |= bj->left_out >= 0;
 		left_out = lappend(left_out, bj->left_out >= 0 ? psprintf(INT64_FORMAT, bj->left_out) : "-");
+		indexed |= bj->index != NULL;
+		fetched = lappend(fetched, bj->index == NULL ? "-" :
+						  psprintf("%s, " INT64_FORMAT " lookups", bj->index, bj->lookups));
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
@@ -3448,6 +3643,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	ExplainPropertyList("Hashed Rows", rows, es);
 	if (reduced)
 		ExplainPropertyList("Rows Left Out", left_out, es);
+	if (indexed)
+		ExplainPropertyList("Fetched by Index", fetched, es);
 	ExplainPropertyList("Hash Memory", memory, es);
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);
