@@ -321,7 +321,24 @@ UPDATE jitem SET it_kind = 'k17 updated' WHERE it_id = 17;
 SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
   WHERE it_id IN (SELECT f_item FROM jfew) GROUP BY 1$$);
 ROLLBACK;
-DROP TABLE jfew;
+-- and a relation keyed by a reduced one's values alone is built after it,
+-- fetched for those values (Q18's customer, by its 57 orders' o_custkey):
+-- values repeated, NULL, and of no row
+CREATE TABLE jbig (b_id int4 PRIMARY KEY, b_grp int4, b_name text);
+INSERT INTO jbig SELECT i, CASE WHEN i % 11 = 0 THEN NULL ELSE i % 13 END, 'b' || i FROM generate_series(0, 999) i;
+CREATE TABLE jgrp (g_id int4 PRIMARY KEY, g_label text);
+INSERT INTO jgrp SELECT i, 'g' || (i % 5) FROM generate_series(0, 11) i;
+INSERT INTO jgrp SELECT i, 'far' FROM generate_series(100, 1099) i;
+CREATE TABLE jpick (p_id int4);
+INSERT INTO jpick VALUES (12), (25), (26), (33), (77), (77), (90), (NULL);
+ANALYZE jbig, jgrp, jpick;
+SELECT explain_analyze($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+SELECT * FROM same($$SELECT g_label, b_name, count(*) FROM jsale JOIN jbig ON b_id = sa_item4
+  LEFT JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1, 2$$);
+DROP TABLE jfew, jbig, jgrp, jpick;
 -- semi and anti joins (EXISTS, IN, NOT EXISTS) to a relation with duplicate
 -- and NULL keys: the row goes on once where a row matches, or where none does
 CREATE TABLE jpromo (pr_store int4, pr_item int8, pr_day date);

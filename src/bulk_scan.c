@@ -910,61 +910,56 @@ reduced_row(void *arg, const Datum **values, const bool **isnull)
 }
 
 /*
- * A reduced relation read from its pages whose rows a later relation's few
- * keys name (TPC-H Q18: orders' 57 of 1.5 M): fetched by a btree index on
- * the column those keys equal, a lookup per distinct key, in place of a
- * read of every page.  The index scan sees what the query's snapshot sees,
- * as PostgreSQL's own index scan would (its visibility, HOT chains,
- * serializable predicate locks); each row then passes the relation's WHERE
- * as a row of its pages does, and the other reductions.
+ * A relation read from its pages whose rows few keys name, fetched by a
+ * btree index on the column they equal, a lookup per distinct key, in place
+ * of a read of every page: a relation left out by a later one of few keys
+ * (TPC-H Q18's orders: 57 of 1.5 M, by its IN subquery's keys), or one
+ * keyed by a relation hashed before it that has few rows (Q18's customer,
+ * by those 57 orders' o_custkey).  The index scan sees what the query's
+ * snapshot sees, as PostgreSQL's own index scan would (its visibility, HOT
+ * chains, serializable predicate locks); each row then passes the
+ * relation's WHERE as a row of its pages does, and any reductions.
  */
 typedef struct IndexRows
 {
 	BulkScanState *bs;
 	BulkJoin   *bj;
-	const GrJoinHash *by;		/* the later relation: one key, its rows' keys looked up */
+	int64	   *keys;			/* the keys, sorted, each once */
+	int64		nkeys;
+	int64		next;			/* the next of them */
 	Oid			index;
 	AttrNumber	attno;			/* the column the keys equal */
 	Oid			type;			/* its type: int2, int4 or int8 */
 	RegProcedure eq;			/* its equality */
 	SysScanDesc scan;			/* a key's lookup under way, or NULL */
-	int64		next;			/* the next of by's rows */
 	int64		lookups;
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 } IndexRows;
 
-/* keys of a later relation fewer than this share of the relation's rows are looked up */
+/* keys fewer than this share of a relation's rows are looked up */
 #define GR_INDEX_ROWS_PER_KEY 64
 
 /*
- * Whether relation bj's rows may be fetched by an index for the keys of
- * by, a later relation that reduces it (reduces()): by has one key, few
- * rows, and bj a valid btree index of the integer operators, with no
- * predicate, whose first column is the one by's key equals.  Fills ir.
+ * The index a relation's rows may be fetched by, for keys equal to its
+ * decoded column col: a valid btree index of the integer operators with no
+ * predicate whose first column it is, and the column's attribute number,
+ * type and equality into ir; InvalidOid where there is none.
  */
-static bool
-index_rows(BulkScanState *bs, BulkJoin *bj, const BulkJoin *by, IndexRows *ir)
+static Oid
+key_index(BulkJoin *bj, int col, IndexRows *ir)
 {
-	const GrScanJoin *j = bj->desc;
-	Relation	rel;
+	Relation	rel = bj->pages->rel;
 	List	   *indexes;
 	ListCell   *lc;
-	int			col;
 
-	if (bj->pages == NULL || by->desc->nkeys != 1 || by->hash == NULL)
-		return false;
-	rel = bj->pages->rel;
-	if ((double) by->hashed_rows * GR_INDEX_ROWS_PER_KEY > RelationGetForm(rel)->reltuples)
-		return false;
-	col = j->pagecols[j->nkeys + (-1 - by->desc->src[0]) - j->vstart];
-	memset(ir, 0, sizeof(*ir));
+	ir->index = InvalidOid;
 	ir->attno = bj->pages->desc->col_attno[col] + 1;
 	ir->type = TupleDescAttr(RelationGetDescr(rel), ir->attno - 1)->atttypid;
 	ir->eq = ir->type == INT2OID ? F_INT2EQ : ir->type == INT4OID ? F_INT4EQ :
 		ir->type == INT8OID ? F_INT8EQ : InvalidOid;
 	if (ir->eq == InvalidOid)
-		return false;
+		return InvalidOid;
 	indexes = RelationGetIndexList(rel);
 	foreach(lc, indexes)
 	{
@@ -982,11 +977,42 @@ index_rows(BulkScanState *bs, BulkJoin *bj, const BulkJoin *by, IndexRows *ir)
 		}
 	}
 	list_free(indexes);
-	if (!OidIsValid(ir->index))
+	return ir->index;
+}
+
+/* qsort comparator: ascending int64s */
+static int
+int64_cmp(const void *a, const void *b)
+{
+	int64		x = *(const int64 *) a;
+	int64		y = *(const int64 *) b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Whether relation bj's rows are fetched by an index for the n keys (in
+ * memory the caller frees): few enough for its rows, an index on its
+ * decoded column col (key_index).  Fills ir, the keys sorted and each once.
+ */
+static bool
+index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, IndexRows *ir)
+{
+	int64		m = 0;
+
+	memset(ir, 0, sizeof(*ir));
+	if (bj->pages == NULL ||
+		(double) n * GR_INDEX_ROWS_PER_KEY > RelationGetForm(bj->pages->rel)->reltuples ||
+		!OidIsValid(key_index(bj, col, ir)))
 		return false;
+	qsort(keys, n, sizeof(int64), int64_cmp);
+	for (int64 i = 0; i < n; i++)
+		if (m == 0 || keys[i] != keys[m - 1])
+			keys[m++] = keys[i];
 	ir->bs = bs;
 	ir->bj = bj;
-	ir->by = by->hash;
+	ir->keys = keys;
+	ir->nkeys = m;
 	bind_quals(bs, bj->pages);
 	return true;
 }
@@ -1006,7 +1032,7 @@ index_key(const IndexRows *ir, int64 key, Datum *d)
 	return true;
 }
 
-/* A row source (GrJoinNextRow) of the rows an index fetches for a later relation's keys (IndexRows). */
+/* A row source (GrJoinNextRow) of the rows an index fetches for the keys (IndexRows). */
 static bool
 index_row(void *arg, const Datum **values, const bool **isnull)
 {
@@ -1023,19 +1049,16 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 		const uint8 *page;
 		BlockNumber blk;
 		OffsetNumber off;
+		uint32		len;
 
 		if (ir->scan == NULL)
 		{
-			int64		e = ir->next++;
-			int64		key[GR_JOIN_MAX_KEYS] = {0};
 			Datum		d;
 			ScanKeyData sk;
 
-			if (e >= ir->by->nrows)
+			if (ir->next >= ir->nkeys)
 				return false;
-			key[0] = ir->by->keys[e];
-			/* a key's first row (a NULL key's row is in no bucket: never its key's first) */
-			if (gr_join_hash_first(ir->by, key) != e || !index_key(ir, key[0], &d))
+			if (!index_key(ir, ir->keys[ir->next++], &d))
 				continue;
 			CHECK_FOR_INTERRUPTS();
 			ScanKeyInit(&sk, ir->attno, BTEqualStrategyNumber, ir->eq, d);
@@ -1050,14 +1073,14 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 			ir->scan = NULL;
 			continue;
 		}
-		/* the tuple in its pinned page, as a page's row is read (until the next fetch) */
+		/* the tuple in its pinned page, read as a page's row is (until the next fetch) */
 		buf = ((BufferHeapTupleTableSlot *) ir->scan->slot)->buffer;
 		page = (const uint8 *) BufferGetPage(buf);
 		blk = ItemPointerGetBlockNumber(&tup->t_self);
 		off = ItemPointerGetOffsetNumber(&tup->t_self);
-		decode_tuple(t, page, blk, off, gr_page_tuple_len(page, off, BLCKSZ), tv, tn);
-		if (!page_row_passes(ir->bs, t, page, blk, off, gr_page_tuple_len(page, off, BLCKSZ),
-							 tv, tn))
+		len = gr_page_tuple_len(page, off, BLCKSZ);
+		decode_tuple(t, page, blk, off, len, tv, tn);
+		if (!page_row_passes(ir->bs, t, page, blk, off, len, tv, tn))
 			continue;
 		for (int c = 0; c < j->nkeys + j->nvals; c++)
 		{
@@ -1071,18 +1094,99 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 }
 
 /*
+ * The keys of a later relation by that reduces bj (reduces(): one key, a
+ * value of bj) and bj's decoded column they equal: its rows' keys, each
+ * row's that is its key's first (a NULL key's row is in no bucket).
+ */
+static int64 *
+reducer_keys(const BulkJoin *bj, const BulkJoin *by, int *col, int64 *n)
+{
+	const GrScanJoin *j = bj->desc;
+	int64	   *keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
+
+	*n = 0;
+	*col = j->pagecols[j->nkeys + (-1 - by->desc->src[0]) - j->vstart];
+	for (int64 e = 0; e < by->hash->nrows; e++)
+	{
+		int64		key[GR_JOIN_MAX_KEYS] = {0};
+
+		key[0] = by->hash->keys[e];
+		if (gr_join_hash_first(by->hash, key) == e)
+			keys[(*n)++] = key[0];
+	}
+	return keys;
+}
+
+/*
+ * The values of relation from (built) that a later relation bj's one key
+ * equals, the non-NULL ones, as that key's integers.
+ */
+static int64 *
+value_keys(const BulkJoin *bj, const BulkJoin *from, int64 *n)
+{
+	const GrScanJoin *f = from->desc;
+	int			v = -1 - bj->desc->src[0] - f->vstart;
+	int64	   *keys = palloc(sizeof(int64) * Max(from->hash->nrows, 1));
+
+	*n = 0;
+	for (int64 e = 0; e < from->hash->nrows; e++)
+	{
+		uint64		vals[GR_DECODE_MAX_COLS];
+		bool		nulls[GR_DECODE_MAX_COLS];
+
+		gr_join_hash_values(from->hash, e, vals, nulls);
+		if (!nulls[v])
+			keys[(*n)++] = gr_join_key_value((Datum) vals[v], f->vallen[v]);
+	}
+	return keys;
+}
+
+/* Whether relation k, not built yet, may be fetched by an index on its one key. */
+static bool
+key_fetchable(BulkScanState *bs, int k)
+{
+	BulkJoin   *bk = &bs->joins[k];
+	IndexRows	ir;
+
+	return bk->hash == NULL && bk->pages != NULL && bk->desc->nkeys == 1 &&
+		OidIsValid(key_index(bk, bk->desc->pagecols[0], &ir));
+}
+
+/*
+ * Whether a later relation k that reduces relation j (reduces()) is better
+ * built after it, from j's values (build_one's 'from'): k may be fetched
+ * by an index on its key, and another relation that may not reduces j
+ * (TPC-H Q18: customer after orders, which its IN subquery reduces to 57
+ * rows).  k then leaves none of j's rows out.
+ */
+static bool
+defer_reducer(BulkScanState *bs, int j, int k)
+{
+	if (!key_fetchable(bs, k))
+		return false;
+	for (int o = j + 1; o < bs->njoins; o++)
+		if (o != k && reduces(bs->joins[j].desc, bs->joins[o].desc) && !key_fetchable(bs, o))
+			return true;
+	return false;
+}
+
+/*
  * Hash relation j into this process's memory, after the later relations
- * that leave its rows out (ReducedRows), its rows fetched by an index
- * where one of them has few keys (IndexRows).
+ * that leave its rows out (ReducedRows); from: NULL, or a relation hashed
+ * before j whose values j's one key equals, and which has few rows, whose
+ * values' rows alone j then hashes.  Rows are fetched by an index where the
+ * keys that name them are few (IndexRows): from's values, or a reducing
+ * relation's keys.
  */
 static void
-build_one(BulkScanState *bs, int j)
+build_one(BulkScanState *bs, int j, const BulkJoin *from)
 {
 	BulkJoin   *bj = &bs->joins[j];
 	ReducedRows rr = {0};
 	PageRows	pr;
 	IndexRows	ir;
 	bool		by_index = false;
+	bool		deferred[GR_JOIN_MAX_RELS] = {0};
 	instr_time	start;
 	instr_time	took;
 
@@ -1091,9 +1195,12 @@ build_one(BulkScanState *bs, int j)
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
 		{
-			int			b = rr.nby++;
+			int			b;
 
-			build_one(bs, k);
+			if ((deferred[k] = defer_reducer(bs, j, k)))
+				continue;
+			b = rr.nby++;
+			build_one(bs, k, NULL);
 			/* the smallest first: most rows are left out by one look in its cache */
 			for (; b > 0 && rr.by[b - 1]->hashed_rows > bs->joins[k].hashed_rows; b--)
 				rr.by[b] = rr.by[b - 1];
@@ -1101,8 +1208,24 @@ build_one(BulkScanState *bs, int j)
 		}
 	INSTR_TIME_SET_CURRENT(start);
 	rr.desc = bj->desc;
+	if (from != NULL)
+	{
+		int64		n;
+		int64	   *keys = value_keys(bj, from, &n);
+
+		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, &ir);
+	}
 	for (int b = 0; b < rr.nby && !by_index; b++)
-		by_index = index_rows(bs, bj, rr.by[b], &ir);
+	{
+		int64		n;
+		int			col;
+		int64	   *keys;
+
+		if (rr.by[b]->desc->nkeys != 1 || bj->pages == NULL)
+			continue;
+		keys = reducer_keys(bj, rr.by[b], &col, &n);
+		by_index = index_rows(bs, bj, col, keys, n, &ir);
+	}
 	if (by_index)
 	{
 		rr.next = index_row;
@@ -1128,6 +1251,10 @@ build_one(BulkScanState *bs, int j)
 	if (bj->desc->marked != 0)
 		bj->marks = MemoryContextAllocExtended(bs->joincxt, Max(bj->hashed_rows, 1),
 											   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+	/* the relations keyed by j's values alone, now j's rows are known */
+	for (int k = j + 1; k < bs->njoins; k++)
+		if (deferred[k])
+			build_one(bs, k, bj);
 }
 
 /*
@@ -1147,7 +1274,7 @@ build_joins(BulkScanState *bs)
 		return;
 	}
 	for (int j = 0; j < bs->njoins; j++)
-		build_one(bs, j);
+		build_one(bs, j, NULL);
 	upload_images(bs);
 }
 
@@ -3627,7 +3754,7 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		left_out = lappend(left_out, bj->left_out >= 0 ? psprintf(INT64_FORMAT, bj->left_out) : "-");
 		indexed |= bj->index != NULL;
 		fetched = lappend(fetched, bj->index == NULL ? "-" :
-						  psprintf("%s, " INT64_FORMAT " lookups", bj->index, bj->lookups));
+						  psprintf("%s (" INT64_FORMAT " lookups)", bj->index, bj->lookups));
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
