@@ -18,12 +18,15 @@
 # 1 when every run's answer of the default plan is the same text, all rows in
 # the query's order, as PostgreSQL's own plan's; ratio = native / node; duckdb_*:
 # DuckDB's median on 1 thread and on all the host's threads; note: a timeout
-# or an error.  Then a 'total' line per workers setting (a timed-out run counts
-# TPCH_TIMEOUT) and 'N passed, M failed': the queries whose answers were equal
-# under every workers setting.  The exit status is 0 only when M is 0.
-# OUTDIR also gets README.md (a summary), duckdb.csv, plans/ (each EXPLAIN),
-# runs.log (every run's time), diff/ (both answers of any mismatch) and
-# chart.png where matplotlib can be imported.
+# or an error, or native_plan_differs where the node is not in the default
+# plan and yet it is not PostgreSQL's own (the planner's choice disturbed:
+# compare plans/qNN-wW.txt with plans/qNN-wW-native.txt).  Then a 'total'
+# line per workers setting (a timed-out run counts TPCH_TIMEOUT) and 'N
+# passed, M failed': the queries whose answers were equal under every workers
+# setting.  The exit status is 0 only when M is 0.  OUTDIR also gets
+# README.md (a summary), duckdb.csv, plans/ (each EXPLAIN, the default plan's
+# and PostgreSQL's own: -native), runs.log (every run's time), diff/ (both
+# answers of any mismatch) and chart.png where matplotlib can be imported.
 #
 # Answers only (CI: .ci/run's tpch stage):
 #   TPCH_ANSWERS_ONLY=1 bash bench/tpch/tpch22.sh 0.01 OUTDIR
@@ -159,6 +162,12 @@ tpch22_query() {	# qNN workers
 	gr_psql -q -d postgres -c "$(tpch22_settings node "$w")" -c "EXPLAIN $(sed '/^--/d' "$f")" \
 		>"$out/plans/$q-w$w.txt" 2>&1 || true
 	in_plan=$(grep -q 'GpuReduce' "$out/plans/$q-w$w.txt" && echo 1 || echo 0)
+	# PostgreSQL's own plan beside it: without the node both should be one plan
+	gr_psql -q -d postgres -c "$(tpch22_settings native "$w")" -c "EXPLAIN $(sed '/^--/d' "$f")" \
+		>"$out/plans/$q-w$w-native.txt" 2>&1 || true
+	if [ "$in_plan" = 0 ] && ! cmp -s "$out/plans/$q-w$w.txt" "$out/plans/$q-w$w-native.txt"; then
+		note+="native_plan_differs "
+	fi
 	for ((r = 1; r <= runs; r++)); do
 		# the side that goes first alternates: neither gains from the other's
 		# leftovers (the same-plan ratios of the H200 run of d4667b5 leaned 4 %
