@@ -338,6 +338,9 @@ SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig 
   JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
 SELECT * FROM same($$SELECT g_label, b_name, count(*) FROM jsale JOIN jbig ON b_id = sa_item4
   LEFT JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1, 2$$);
+-- built again on each rescan, for that scan's keys (a parameter in jpick's WHERE)
+SELECT * FROM same($$SELECT x, (SELECT count(*) FROM jsale JOIN jbig ON b_id = sa_item4 JOIN jgrp ON g_id = b_grp
+  WHERE b_id IN (SELECT p_id FROM jpick WHERE p_id > x)) FROM (VALUES (0), (30), (80), (100)) v(x)$$);
 DROP TABLE jfew, jbig, jgrp, jpick;
 -- semi and anti joins (EXISTS, IN, NOT EXISTS) to a relation with duplicate
 -- and NULL keys: the row goes on once where a row matches, or where none does

@@ -1192,6 +1192,8 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 
 	if (bj->hash != NULL)
 		return;
+	bj->index = NULL;			/* (a rescan's build: the last one's name went with joincxt) */
+	bj->lookups = 0;
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
 		{
@@ -1214,6 +1216,8 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		int64	   *keys = value_keys(bj, from, &n);
 
 		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, &ir);
+		if (!by_index)
+			pfree(keys);
 	}
 	for (int b = 0; b < rr.nby && !by_index; b++)
 	{
@@ -1225,6 +1229,8 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 			continue;
 		keys = reducer_keys(bj, rr.by[b], &col, &n);
 		by_index = index_rows(bs, bj, col, keys, n, &ir);
+		if (!by_index)
+			pfree(keys);
 	}
 	if (by_index)
 	{
@@ -1239,8 +1245,12 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		bj->hash = gr_join_hash_build(rr.next, rr.arg, bj->desc, bs->joincxt);
 	if (by_index)
 	{
-		bj->index = get_rel_name(ir.index);
+		char	   *name = get_rel_name(ir.index);
+
+		/* for EXPLAIN ANALYZE, beside the image (a rescan builds it again) */
+		bj->index = MemoryContextStrdup(bs->joincxt, name != NULL ? name : "?");
 		bj->lookups = ir.lookups;
+		pfree(ir.keys);
 	}
 	else
 		end_row_source(bj, &pr);
@@ -3480,6 +3490,7 @@ reset_states(BulkScanState *bs)
 		bs->joins[j].matches = 0;
 		bs->joins[j].marks = NULL;
 		bs->joins[j].marked_rows = 0;
+		bs->joins[j].index = NULL;
 	}
 	if (bs->joincxt != NULL)
 		MemoryContextReset(bs->joincxt);
