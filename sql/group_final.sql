@@ -144,12 +144,13 @@ SELECT g % 500, CASE WHEN g % 500 = 7 THEN NULL WHEN g % 500 = 9 AND g % 3 = 0 T
                      WHEN g % 500 = 11 THEN -g ELSE (g % 500) / 4.0 END
 FROM generate_series(1, 200000) g;
 ANALYZE gfh;
-CREATE FUNCTION gfremoved(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
+-- gflines(q, pattern): the lines of q's EXPLAIN ANALYZE that match pattern, without actuals
+CREATE FUNCTION gflines(q text, pattern text) RETURNS SETOF text LANGUAGE plpgsql AS $$
 DECLARE
     line text;
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        CONTINUE WHEN line !~ 'GpuReduce|HashAggregate|Filter';
+        CONTINUE WHEN line !~ pattern;
         RETURN NEXT regexp_replace(line, '\(actual.*', '');
     END LOOP;
 END $$;
@@ -160,9 +161,9 @@ SELECT * FROM gfq('SELECT k, count(*) FROM gfh GROUP BY k HAVING sum(v) = 2500.0
 SELECT * FROM gfq('SELECT k, count(*) FROM gfh GROUP BY k HAVING sum(v) = 2500.0');
 SELECT * FROM gfq('SELECT k, count(*) FROM gfh GROUP BY k HAVING sum(v) >= 49500.000000000000000000001');
 SELECT * FROM gfq('SELECT k % 7, count(*) FROM gfh GROUP BY k % 7 HAVING sum(v) <= 1770000');
-SELECT gfremoved('SELECT k, sum(v) FROM gfh GROUP BY k HAVING sum(v) > 24950');
+SELECT gflines('SELECT k, sum(v) FROM gfh GROUP BY k HAVING sum(v) > 24950', 'GpuReduce|HashAggregate|Filter');
 SET gpu_reduce.bulk_scan = off;
-SELECT gfremoved('SELECT k, sum(v) FROM gfh GROUP BY k HAVING sum(v) > 24950');
+SELECT gflines('SELECT k, sum(v) FROM gfh GROUP BY k HAVING sum(v) > 24950', 'GpuReduce|HashAggregate|Filter');
 SET gpu_reduce.bulk_scan = on;
 DROP TABLE gfh;
 
@@ -180,16 +181,6 @@ SELECT g % 3000, CASE WHEN g % 3000 = 5 THEN NULL WHEN g % 3000 < 40 THEN (g % 3
        CASE WHEN g % 3000 % 500 = 0 THEN 'a longer key ' || (g % 3000) ELSE 'k' || (g % 3000) END
 FROM generate_series(1, 150000) g;
 ANALYZE gfw;
--- gfcollected(q): what q's EXPLAIN ANALYZE says of the groups
-CREATE FUNCTION gfcollected(q text) RETURNS SETOF text LANGUAGE plpgsql AS $$
-DECLARE
-    line text;
-BEGIN
-    FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
-        CONTINUE WHEN line !~ 'Removed by Filter|Groups';
-        RETURN NEXT ltrim(line);
-    END LOOP;
-END $$;
 SET gpu_reduce.page_path = cpu;
 SELECT * FROM gfq('SELECT k, sum(q), count(*) FROM gfw GROUP BY k HAVING sum(q) > 27');
 SELECT * FROM gfq('SELECT k, sum(q) FROM gfw GROUP BY k HAVING 1950000487.50 <= sum(q)');
@@ -198,35 +189,34 @@ SELECT * FROM gfq('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) = -5.25');
 SELECT * FROM gfq('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) >= 24.251');
 SELECT * FROM gfq('SELECT k, count(*) FROM gfw GROUP BY k HAVING sum(q) > 1800000000 OR sum(q) IS NULL');
 SELECT * FROM gfq('SELECT k % 1000, sum(q), avg(q) FROM gfw GROUP BY k % 1000 HAVING sum(q) > 1900000000');
-SELECT gfcollected('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) > 27');
+SELECT gflines('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) > 27', 'Removed by Filter|Groups');
 -- 'count op integer' (of every type): the table's count of rows, or of a
 -- column's non-NULL values
 SELECT * FROM gfq('SELECT k, count(q) FROM gfw GROUP BY k HAVING count(q) < 50');
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)');
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) = 150::int2 AND sum(q) > 0');
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) >= 5000000000');
-SELECT gfcollected('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)');
+SELECT gflines('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)', 'Removed by Filter|Groups');
 -- not where a group may have rows elsewhere: rows the host folded (a text
 -- key longer than a word is handed back), a tree's tables (each group in
 -- both), a hashed relation's value in several image rows (two groups in
 -- the table, each of whose sums may be 31 or less where theirs is more)
 SELECT * FROM gfq('SELECT t, sum(q), count(*) FROM gfw GROUP BY t HAVING sum(q) > 27');
-SELECT gfcollected('SELECT t, sum(q) FROM gfw GROUP BY t HAVING sum(q) > 27');
+SELECT gflines('SELECT t, sum(q) FROM gfw GROUP BY t HAVING sum(q) > 27', 'Removed by Filter|Groups');
 CREATE TABLE gfwp (k int4, q numeric(14,2), j int4, t text) PARTITION BY LIST (j);
 CREATE TABLE gfwp0 PARTITION OF gfwp FOR VALUES IN (0);
 CREATE TABLE gfwp1 PARTITION OF gfwp FOR VALUES IN (1, 2);
 INSERT INTO gfwp SELECT * FROM gfw;
 ANALYZE gfwp;
 SELECT * FROM gfq('SELECT k, sum(q), count(*) FROM gfwp GROUP BY k HAVING sum(q) > 27');
-SELECT gfcollected('SELECT k, sum(q) FROM gfwp GROUP BY k HAVING sum(q) > 27');
+SELECT gflines('SELECT k, sum(q) FROM gfwp GROUP BY k HAVING sum(q) > 27', 'Removed by Filter|Groups');
 CREATE TABLE gfwl (l_id int4 PRIMARY KEY, l_num numeric);
 INSERT INTO gfwl SELECT i, CASE WHEN i % 7 = 0 THEN NULL ELSE (i % 1500) * 1.25 END FROM generate_series(0, 2999) i;
 ANALYZE gfwl;
 SELECT * FROM gfq('SELECT l_num, sum(q), count(*) FROM gfw JOIN gfwl ON l_id = k WHERE k >= 40 GROUP BY l_num HAVING sum(q) > 31');
-SELECT gfcollected('SELECT l_num, sum(q), count(*) FROM gfw JOIN gfwl ON l_id = k WHERE k >= 40 GROUP BY l_num HAVING sum(q) > 31');
+SELECT gflines('SELECT l_num, sum(q), count(*) FROM gfw JOIN gfwl ON l_id = k WHERE k >= 40 GROUP BY l_num HAVING sum(q) > 31', 'Removed by Filter|Groups');
 RESET gpu_reduce.page_path;
-DROP FUNCTION gfremoved(text);
-DROP FUNCTION gfcollected(text);
+DROP FUNCTION gflines(text, text);
 DROP TABLE gfw, gfwp, gfwl;
 
 -- more groups than gpu_reduce.group_memory holds: the planner's plan kept
