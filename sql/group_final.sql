@@ -169,11 +169,11 @@ DROP TABLE gfh;
 
 -- the page path's jobs fold into one table for the scan (the GPU's, here
 -- the host's): where every row reached that table, it holds each group
--- whole, and a HAVING check on a sum of numerics of one scale or on a
--- count rejects a group on the table's words, before it is made (counted
--- as PostgreSQL's filter counts it, and apart); sums past 2^32 of the
--- scale, negative ones, NULL ones, 'constant op sum', a constant with
--- digits past the scale (left to the group's made value)
+-- whole, and a HAVING check on a sum of numerics of one scale or of
+-- integers, or on a count, rejects a group on the table's words, before it
+-- is made (counted as PostgreSQL's filter counts it, and apart); sums past
+-- 2^32 of the scale, negative ones, NULL ones, 'constant op sum', a
+-- constant with digits past the scale (left to the group's made value)
 CREATE TABLE gfw (k int4, q numeric(14,2), j int4, t text);
 INSERT INTO gfw
 SELECT g % 3000, CASE WHEN g % 3000 = 5 THEN NULL WHEN g % 3000 < 40 THEN (g % 3000) * 1000000.25
@@ -197,6 +197,21 @@ SELECT * FROM gfq('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 H
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) = 150::int2 AND sum(q) > 0');
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) >= 5000000000');
 SELECT gflines('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)', 'Removed by Filter|Groups');
+-- a sum of smallints or integers against an integer, of bigints against a
+-- numeric: the table's integer sum (past 2^32, negative, NULL)
+CREATE TABLE gfi (k int4, i int4, b int8, s int2);
+INSERT INTO gfi
+SELECT g % 2000, CASE WHEN g % 2000 = 3 THEN NULL ELSE (g % 37) - 18 END,
+       (g % 2000) * 100000000::int8 * CASE WHEN g % 2000 < 7 THEN -1 ELSE 1 END, g % 100
+FROM generate_series(1, 100000) g;
+ANALYZE gfi;
+SELECT * FROM gfq('SELECT k, sum(i) FROM gfi GROUP BY k HAVING sum(i) > 20');
+SELECT * FROM gfq('SELECT k, sum(i), count(i) FROM gfi GROUP BY k HAVING 0 >= sum(i)');
+SELECT * FROM gfq('SELECT k, sum(b) FROM gfi GROUP BY k HAVING sum(b) >= 9990000000000');
+SELECT * FROM gfq('SELECT k, sum(b) FROM gfi GROUP BY k HAVING sum(b) < -10000000000');
+SELECT * FROM gfq('SELECT k, sum(s) FROM gfi GROUP BY k HAVING sum(s) = 2450::int2');
+SELECT gflines('SELECT k, sum(i) FROM gfi GROUP BY k HAVING sum(i) > 20', 'Removed by Filter|Groups');
+DROP TABLE gfi;
 -- not where a group may have rows elsewhere: rows the host folded (a text
 -- key longer than a word is handed back), a tree's tables (each group in
 -- both), a hashed relation's value in several image rows (two groups in

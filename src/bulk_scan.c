@@ -3285,12 +3285,21 @@ having_checks(BulkScanState *bs, List *qual)
 		{
 			GrScanAggKind kind = bs->desc->aggs[c->agg].kind;
 
-			if ((kind != GR_SCAN_COUNT_STAR && kind != GR_SCAN_COUNT_COL) ||
-				(k->consttype != INT2OID && k->consttype != INT4OID && k->consttype != INT8OID))
+			if (k->consttype != INT2OID && k->consttype != INT4OID && k->consttype != INT8OID)
 				continue;
 			c->scaled = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
 				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) : DatumGetInt64(k->constvalue);
 			c->out = -1;
+			/* a bigint compared with an integer: a count, or a sum of smallints or integers */
+			if (kind == GR_SCAN_AGG)
+			{
+				c->count = false;
+				c->out = word_check_out(bs->desc, c->agg, (Datum) 0, NULL);
+				if (c->out < 0)
+					continue;
+			}
+			else if (kind != GR_SCAN_COUNT_STAR && kind != GR_SCAN_COUNT_COL)
+				continue;
 			bs->word_checks = true;
 		}
 		else
@@ -3306,18 +3315,25 @@ having_checks(BulkScanState *bs, List *qual)
 }
 
 /*
- * The page job output whose words hold aggregate agg's sum, where it is a
- * sum of computed numerics of one scale (start_page_path's outputs: one per
- * GR_SCAN_AGG, in order) and c that scale's integer (into *scaled); else -1.
+ * The page job output whose words hold aggregate agg's sum (start_page_path's
+ * outputs: one per GR_SCAN_AGG, in order), or -1: a sum of computed
+ * numerics of one scale, c (numeric) that scale's integer into *scaled; or
+ * with scaled NULL (c an integer the caller has), a sum of smallints or
+ * integers, a bigint; with scaled, a sum of bigints (numeric), c an integer.
  */
 static int
 word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
 {
 	const GrScanAgg *ag = &d->aggs[agg];
 	int			out = 0;
+	bool		integers = ag->dec_scale < 0 &&
+		(ag->type == GR_INT2 || ag->type == GR_INT4 || ag->type == GR_INT8);
 
-	if (ag->kind != GR_SCAN_AGG || ag->op != GR_OP_SUM || ag->type != GR_NUMERIC ||
-		ag->dec_scale < 0 || ag->row_scale || !gr_num_scaled_const(c, ag->dec_scale, scaled))
+	if (ag->kind != GR_SCAN_AGG || ag->op != GR_OP_SUM || ag->row_scale)
+		return -1;
+	if (scaled == NULL ? !integers || ag->type == GR_INT8 :
+		integers ? ag->type != GR_INT8 || !gr_num_scaled_const(c, 0, scaled) :
+		ag->type != GR_NUMERIC || ag->dec_scale < 0 || !gr_num_scaled_const(c, ag->dec_scale, scaled))
 		return -1;
 	for (int a = 0; a < agg; a++)
 		out += d->aggs[a].kind == GR_SCAN_AGG;
@@ -3360,7 +3376,7 @@ group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job, co
 		if (c->out < 0 || c->out >= job->nouts)
 			continue;
 		po = &job->outs[c->out];
-		if (po->op != GR_PAGE_OP_SUM || po->type != GR_PAGE_INT8)
+		if (po->op != GR_PAGE_OP_SUM || po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8)
 			continue;
 		if (w[job->col_word[po->col]] == 0)
 			return true;
