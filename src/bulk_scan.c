@@ -40,6 +40,9 @@
 #include "access/relscan.h"
 #include "access/table.h"
 #include "access/tableam.h"
+#include "catalog/pg_am_d.h"
+#include "catalog/pg_index.h"
+#include "catalog/pg_opfamily_d.h"
 #include "commands/explain.h"
 #include GR_EXPLAIN_FORMAT_H
 #include "executor/executor.h"
@@ -54,12 +57,9 @@
 #include "storage/bufpage.h"
 #include "utils/datum.h"
 #include "utils/dsa.h"
-#include "catalog/pg_am_d.h"
-#include "catalog/pg_index.h"
-#include "catalog/pg_opfamily_d.h"
 #include "utils/fmgroids.h"
-#include "utils/lsyscache.h"
 #include "utils/fmgrprotos.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 #include "utils/tuplestore.h"
@@ -3289,6 +3289,7 @@ having_checks(BulkScanState *bs, List *qual)
 				continue;
 			c->scaled = k->consttype == INT2OID ? DatumGetInt16(k->constvalue) :
 				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) : DatumGetInt64(k->constvalue);
+			c->value = (Datum) 0;	/* checked on the words only */
 			c->out = -1;
 			/* a bigint compared with an integer: a count, or a sum of smallints or integers */
 			if (kind == GR_SCAN_AGG)
@@ -3398,7 +3399,8 @@ having_fails(BulkScanState *bs, int g)
 		bool		isnull;
 		int			cmp;
 
-		if (!c->count && gr_sink_sum_cmp(bs->sink, g, c->agg, c->value, &isnull, &cmp) &&
+		if (c->value != (Datum) 0 &&
+			gr_sink_sum_cmp(bs->sink, g, c->agg, c->value, &isnull, &cmp) &&
 			(isnull || !c->pass[cmp + 1]))
 			return true;
 	}
