@@ -1032,6 +1032,20 @@ index_key(const IndexRows *ir, int64 key, Datum *d)
 	return true;
 }
 
+/*
+ * A row of a relation read from its pages, from its decoded columns tv, tn:
+ * its keys, then its values (GrScanJoin.pagecols), into values, isnull.
+ */
+static inline void
+pages_row(const GrScanJoin *j, const uint64 *tv, const bool *tn, Datum *values, bool *isnull)
+{
+	for (int c = 0; c < j->nkeys + j->nvals; c++)
+	{
+		values[c] = (Datum) tv[j->pagecols[c]];
+		isnull[c] = tn[j->pagecols[c]];
+	}
+}
+
 /* A row source (GrJoinNextRow) of the rows an index fetches for the keys (IndexRows). */
 static bool
 index_row(void *arg, const Datum **values, const bool **isnull)
@@ -1082,11 +1096,7 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 		decode_tuple(t, page, blk, off, len, tv, tn);
 		if (!page_row_passes(ir->bs, t, page, blk, off, len, tv, tn))
 			continue;
-		for (int c = 0; c < j->nkeys + j->nvals; c++)
-		{
-			ir->values[c] = (Datum) tv[j->pagecols[c]];
-			ir->isnull[c] = tn[j->pagecols[c]];
-		}
+		pages_row(j, tv, tn, ir->values, ir->isnull);
 		*values = ir->values;
 		*isnull = ir->isnull;
 		return true;
@@ -1095,8 +1105,10 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 
 /*
  * The keys of a later relation by that reduces bj (reduces(): one key, a
- * value of bj) and bj's decoded column they equal: its rows' keys, each
- * row's that is its key's first (a NULL key's row is in no bucket).
+ * value of bj) and bj's decoded column they equal: its rows' keys (each
+ * row has one: only a marked anti join's image keeps a NULL key's row,
+ * and no such join reduces), repeated where its rows repeat them
+ * (index_rows takes each once).
  */
 static int64 *
 reducer_keys(const BulkJoin *bj, const BulkJoin *by, int *col, int64 *n)
@@ -1104,16 +1116,9 @@ reducer_keys(const BulkJoin *bj, const BulkJoin *by, int *col, int64 *n)
 	const GrScanJoin *j = bj->desc;
 	int64	   *keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
 
-	*n = 0;
+	*n = by->hash->nrows;
 	*col = j->pagecols[j->nkeys + (-1 - by->desc->src[0]) - j->vstart];
-	for (int64 e = 0; e < by->hash->nrows; e++)
-	{
-		int64		key[GR_JOIN_MAX_KEYS] = {0};
-
-		key[0] = by->hash->keys[e];
-		if (gr_join_hash_first(by->hash, key) == e)
-			keys[(*n)++] = key[0];
-	}
+	memcpy(keys, by->hash->keys, sizeof(int64) * by->hash->nrows);
 	return keys;
 }
 
@@ -1759,11 +1764,7 @@ page_row(void *arg, const Datum **values, const bool **isnull)
 		decode_tuple(t, page, pr->blk, off, len, tv, tn);
 		if (!page_row_passes(pr->bs, t, page, pr->blk, off, len, tv, tn))
 			continue;
-		for (int c = 0; c < j->nkeys + j->nvals; c++)
-		{
-			pr->values[c] = (Datum) tv[j->pagecols[c]];
-			pr->isnull[c] = tn[j->pagecols[c]];
-		}
+		pages_row(j, tv, tn, pr->values, pr->isnull);
 		*values = pr->values;
 		*isnull = pr->isnull;
 		return true;
@@ -2332,6 +2333,21 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 	}
 }
 
+/* An integer sum's two running words x (page_group.h): high * 2^32 + low, as 128 bits. */
+static inline int128
+words_sum(const uint64 *x)
+{
+	return (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
+}
+
+/* The running word of count aggregate a (count(*): the group's rows; count(col): col's values). */
+static inline int
+count_word(const BulkScanState *bs, const BulkTable *t, const GrPageJob *job, int a)
+{
+	return bs->desc->aggs[a].kind == GR_SCAN_COUNT_STAR ? GR_PG_W_ROWS :
+		job->col_word[t->rowcols[a]];
+}
+
 /*
  * Fold a group's running words w (page_group.h; job: the layout) into
  * group g: its counts, and each output's running value as a GPU result.
@@ -2349,10 +2365,8 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 		const uint64 *x;
 		int64		n;
 
-		if (ag->kind == GR_SCAN_COUNT_STAR)
-			gr_sink_add_count(bs->sink, g, a, (int64) w[GR_PG_W_ROWS]);
-		else if (ag->kind == GR_SCAN_COUNT_COL)
-			gr_sink_add_count(bs->sink, g, a, (int64) w[job->col_word[t->rowcols[a]]]);
+		if (ag->kind == GR_SCAN_COUNT_STAR || ag->kind == GR_SCAN_COUNT_COL)
+			gr_sink_add_count(bs->sink, g, a, (int64) w[count_word(bs, t, job, a)]);
 		if (ag->kind != GR_SCAN_AGG)
 			continue;
 		po = &job->outs[o++];
@@ -2374,8 +2388,7 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 		}
 		else
 		{
-			/* high * 2^32 + low, as 128 bits */
-			int128		sum = (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
+			int128		sum = words_sum(x);
 
 			r->sum_lo = (int64) (uint64) sum;
 			r->sum_hi = (int64) (sum >> 64);
@@ -3212,10 +3225,10 @@ typedef struct HavingCheck
 	Datum		value;			/* a sum's numeric */
 	bool		pass[3];		/* by the aggregate's comparison with value, -1, 0, 1 */
 	/*
-	 * a sum the page path makes of computed numerics (int64s times
-	 * 10^scale: a job's output 'out', its int words): value times 10^scale,
-	 * to check a scan table's group on its words (group_words_fail); out
-	 * -1: not so
+	 * to check a scan table's group on its words (group_words_fail): a
+	 * sum's job output 'out' (its integer words: computed numerics as
+	 * int64s times 10^scale, or integers) and the constant as such an
+	 * integer, or a count's constant; out -1: not a sum so checked
 	 */
 	int			out;
 	int128		scaled;
@@ -3329,12 +3342,18 @@ word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
 	int			out = 0;
 	bool		integers = ag->dec_scale < 0 &&
 		(ag->type == GR_INT2 || ag->type == GR_INT4 || ag->type == GR_INT8);
+	bool		fits;
 
 	if (ag->kind != GR_SCAN_AGG || ag->op != GR_OP_SUM || ag->row_scale)
 		return -1;
-	if (scaled == NULL ? !integers || ag->type == GR_INT8 :
-		integers ? ag->type != GR_INT8 || !gr_num_scaled_const(c, 0, scaled) :
-		ag->type != GR_NUMERIC || ag->dec_scale < 0 || !gr_num_scaled_const(c, ag->dec_scale, scaled))
+	if (scaled == NULL)
+		fits = integers && ag->type != GR_INT8;		/* a bigint sum */
+	else if (integers)
+		fits = ag->type == GR_INT8 && gr_num_scaled_const(c, 0, scaled);	/* a numeric sum */
+	else
+		fits = ag->type == GR_NUMERIC && ag->dec_scale >= 0 &&
+			gr_num_scaled_const(c, ag->dec_scale, scaled);
+	if (!fits)
 		return -1;
 	for (int a = 0; a < agg; a++)
 		out += d->aggs[a].kind == GR_SCAN_AGG;
@@ -3365,9 +3384,7 @@ group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job, co
 
 		if (c->count)
 		{
-			/* a group's rows, or its column's non-NULL values among them, as fold_group_words counts */
-			int64		n = (int64) w[bs->desc->aggs[c->agg].kind == GR_SCAN_COUNT_STAR ? GR_PG_W_ROWS :
-									  job->col_word[t->rowcols[c->agg]]];
+			int64		n = (int64) w[count_word(bs, t, job, c->agg)];
 
 			cmp = (n > c->scaled) - (n < c->scaled);
 			if (!c->pass[cmp + 1])
@@ -3381,7 +3398,7 @@ group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job, co
 			continue;
 		if (w[job->col_word[po->col]] == 0)
 			return true;
-		sum = (int128) (int64) w[po->word + 1] * ((int128) 1 << 32) + (int128) w[po->word];
+		sum = words_sum(&w[po->word]);
 		cmp = (sum > c->scaled) - (sum < c->scaled);
 		if (!c->pass[cmp + 1])
 			return true;

@@ -839,6 +839,12 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 				hand_back(job, p, off);
 				continue;
 			}
+			if (pp->scan && 2 * (*ngroups + 1) > (uint64) pp->cpu_nslots)
+			{
+				/* the scan's table past half its slots: twice the slots */
+				grow_cpu_slots(pp, ew, nk);
+				mask = (uint32) pp->cpu_nslots - 1;
+			}
 			for (i = (uint32) gr_page_group_hash(key, nk) & mask;; i = (i + 1) & mask)
 			{
 				g = pp->cpu_slots[i];
@@ -853,15 +859,6 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 					return true;
 				hand_back(job, p, off);
 				continue;
-			}
-			if (g < 0 && pp->scan && 2 * (*ngroups + 1) > (uint64) pp->cpu_nslots)
-			{
-				/* the scan's table past half its slots: twice the slots, the row's one found again */
-				grow_cpu_slots(pp, ew, nk);
-				mask = (uint32) pp->cpu_nslots - 1;
-				for (i = (uint32) gr_page_group_hash(key, nk) & mask; pp->cpu_slots[i] >= 0;
-					 i = (i + 1) & mask)
-					;
 			}
 			if (g < 0)
 			{
