@@ -126,6 +126,43 @@ gr_page_group_text(uint64_t word, uint8_t *out)
 	return len;
 }
 
+/*
+ * Whether checks (a collect job's GrPageCheck: HAVING on a scan table's
+ * group) reject group entry e of a table with ngkeys keys, gkey_rel as the
+ * job's: a sum with no value is NULL, which rejects as a sum that compares
+ * so.  A group keyed by where a hashed relation's value lies may be one of
+ * several of that value (GR_PG_KEY_REF): never rejected here; the host's
+ * table makes them one, and its filter decides.
+ */
+GR_HOSTDEV bool
+gr_page_group_rejected(const GrPageCheck *checks, int ncheck, int ngkeys,
+					   const uint8_t *gkey_rel, const uint64_t *e)
+{
+	const uint64_t *w = e + 1 + ngkeys;
+
+	for (int k = 0; k < ngkeys; k++)
+		if (gkey_rel[k] > 0 && ((e[0] >> k) & 1) == 0 && (e[1 + k] & GR_PG_KEY_REF) != 0)
+			return false;
+	for (int i = 0; i < ncheck; i++)
+	{
+		const GrPageCheck *c = &checks[i];
+		__int128	k = (__int128) c->khi * ((__int128) 1 << 64) + (__int128) c->klo;
+		__int128	v;
+		int			cmp;
+
+		if (c->nonnull < 0)
+			v = (int64_t) w[c->word];
+		else if (w[c->nonnull] == 0)
+			return true;
+		else
+			v = (__int128) (int64_t) w[c->word + 1] * ((__int128) 1 << 32) + (__int128) w[c->word];
+		cmp = (v > k) - (v < k);
+		if (((c->pass >> (cmp + 1)) & 1) == 0)
+			return true;
+	}
+	return false;
+}
+
 #if defined(GR_PG_ADD) && defined(GR_PG_MIN_S) && defined(GR_PG_MAX_S) && defined(GR_PG_MIN_U)
 
 #ifndef GR_PG_FN

@@ -86,9 +86,11 @@
 /* a grouping job: groups made (past group_cap: the job overflowed), rows that found no room */
 #define GR_PAGE_COUNT_GROUPS(ncols)	((ncols) + 4)
 #define GR_PAGE_COUNT_GFULL(ncols)	((ncols) + 5)
+/* a collect job's: groups of the table its checks dropped (GrPageCheck) */
+#define GR_PAGE_COUNT_DROPPED(ncols)	((ncols) + 6)
 /* a join's: rows that went on past hashed relation j (a match, or none for an anti join) */
-#define GR_PAGE_COUNT_MATCHES(ncols, j)	((ncols) + 6 + (j))
-#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 6 + GR_PAGE_MAX_JOINS)
+#define GR_PAGE_COUNT_MATCHES(ncols, j)	((ncols) + 7 + (j))
+#define GR_PAGE_NCOUNTS			(GR_PAGE_MAX_COLS + 7 + GR_PAGE_MAX_JOINS)
 
 /* a join (GrPageJoin): hashed relations, keys of one */
 #define GR_PAGE_MAX_JOINS		8
@@ -201,6 +203,24 @@ typedef struct GrPageJoin
 								 * the job runs (the service sets a device's) */
 } GrPageJoin;
 
+/*
+ * A check of HAVING on a scan table's group, made on its running words
+ * (page_group.h's gr_page_group_rejected) before any group is copied out:
+ * a count's word, or an integer sum's two words, against an integer
+ * constant (a sum of numerics: both times 10^scale).
+ */
+#define GR_PAGE_MAX_CHECKS		4
+typedef struct GrPageCheck
+{
+	uint16_t	word;			/* the running word: a count's, or a sum's first */
+	int16_t		nonnull;		/* a sum: its column's non-NULL rows' word (0 of
+								 * them: the sum is NULL, rejected); -1: a count */
+	uint8_t		pass;			/* bit 0, 1, 2: the group passes where the value
+								 * is below, equal to, above the constant */
+	uint64_t	klo;			/* the constant: an int128, low and high words */
+	int64_t		khi;
+} GrPageCheck;
+
 /* One reduction of a job: an output aggregate over one of the columns. */
 typedef struct GrPageOut
 {
@@ -264,6 +284,14 @@ typedef struct GrPageJob
 	uint64_t	scan_id;
 	uint32_t	scan_cap;
 	uint32_t	collect_first;
+	/*
+	 * A collect job's checks: the first (collect_first 0) drops the groups
+	 * of the table they reject, keeping the rest in order, so counts[GROUPS]
+	 * and the copies are of the kept ones; counts[DROPPED] says how many
+	 * went.  The same checks must come with every collect job of the table.
+	 */
+	uint16_t	ncheck;
+	GrPageCheck checks[GR_PAGE_MAX_CHECKS];
 	/*
 	 * A join: each row that passes the table's program (a job with joins
 	 * has one, if only an empty one) is probed against njoins hashed

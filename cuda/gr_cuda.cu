@@ -669,6 +669,8 @@ typedef struct GrScanTab
 	uint32_t	cap;
 	uint32_t	hmask;
 	int			ew;				/* words of an entry */
+	int64_t		kept;			/* groups a collect job's checks kept; -1: unchecked */
+	uint64_t	dropped;		/* and those they dropped */
 	void	   *mem;
 	unsigned long long *count;	/* groups made (past cap: tries too) */
 	uint32_t   *slots;
@@ -791,6 +793,7 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 	t->cap = job->scan_cap;
 	t->hmask = (uint32_t) (nslots - 1);
 	t->ew = gr_page_group_entry_words(job);
+	t->kept = -1;
 	*out = t;
 	return GR_CUDA_OK;
 }
@@ -798,7 +801,9 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 /*
  * A collect job (GR_PAGE_JOB_COLLECT): queue the copy of the scan's groups
  * from collect_first on, as many as the job holds, into the job's groups;
- * the table is freed, in stream order, once the copy reaches its end.
+ * the table is freed, in stream order, once the copy reaches its end.  The
+ * first with checks (HAVING on the groups' words) drops the groups they
+ * reject first, and every later one copies of those kept.
  */
 static int
 gr_scan_collect(GrCudaContext *c, GrPageJob *job)
@@ -823,8 +828,31 @@ gr_scan_collect(GrCudaContext *c, GrPageJob *job)
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: read a scan's group count");
 	n = made < t->cap ? made : t->cap;
+	if (job->ncheck > 0 && t->kept < 0)
+	{
+		/* the first collect job: the checks' groups dropped on the device, none copied */
+		uint32_t	kept;
+		int			rc;
+
+		if (job->collect_first != 0 || job->ncheck > GR_PAGE_MAX_CHECKS)
+			return gr_fail(GR_CUDA_EINVAL, "page job: a scan's checks after its first collect",
+						   cudaSuccess);
+		for (int i = 0; i < job->ncheck; i++)
+			if (job->checks[i].word + (job->checks[i].nonnull >= 0) >= job->gwords ||
+				job->checks[i].nonnull >= job->gwords)
+				return gr_fail(GR_CUDA_EINVAL, "page job: a check of no running word", cudaSuccess);
+		rc = gr_check(gr_launch_scan_check(job, t->ents, t->ew, (uint32_t) n, &kept, c->stream),
+					  "page job: check a scan's groups");
+		if (rc != GR_CUDA_OK)
+			return rc;
+		t->kept = kept;
+		t->dropped = n - kept;
+	}
+	if (t->kept >= 0)
+		n = (uint64_t) t->kept;
 	memset(job->counts, 0, sizeof(job->counts));
 	job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = n;
+	job->counts[GR_PAGE_COUNT_DROPPED(job->ncols)] = t->dropped;
 	if (job->collect_first < n)
 	{
 		chunk = n - job->collect_first;

@@ -151,6 +151,14 @@ cudaError_t gr_launch_page_compact(void *temp, size_t temp_bytes, int width,
 								   const void *col, const uint8_t *nulls, int64_t rows,
 								   void *out, int64_t *nout, cudaStream_t stream);
 
+/*
+ * keep the groups of a scan's table (n entries of ew words) that a collect
+ * job's checks pass, in order at its front; *kept: how many (gr_page.cu)
+ */
+struct GrPageJob;
+cudaError_t gr_launch_scan_check(const struct GrPageJob *job, uint64_t *ents, int ew,
+								 uint32_t n, uint32_t *kept, cudaStream_t stream);
+
 /* CUB temporary storage gr_launch_page_compact needs for up to rows rows (gr_page.cu) */
 cudaError_t gr_page_compact_temp_bytes(int64_t rows, size_t *bytes);
 

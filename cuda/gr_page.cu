@@ -545,6 +545,110 @@ gr_launch_page_compact(void *temp, size_t temp_bytes, int width, const void *col
 	return cudaErrorInvalidValue;
 }
 
+/* What a collect job's checks need on the device (a GrPageJob is too big for a kernel's parameters). */
+struct GrScanChecks
+{
+	int			ngkeys;
+	int			ncheck;
+	uint8_t		gkey_rel[GR_PAGE_MAX_KEYS];
+	GrPageCheck checks[GR_PAGE_MAX_CHECKS];
+};
+
+/* flags[i]: whether the checks pass group i (of n, ew words each); iota[i] = i */
+__global__ static void
+gr_scan_check_kernel(GrScanChecks k, const uint64_t *ents, int ew, uint32_t n,
+					 uint8_t *flags, uint32_t *iota)
+{
+	uint32_t	i = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < n)
+	{
+		flags[i] = !gr_page_group_rejected(k.checks, k.ncheck, k.ngkeys, k.gkey_rel,
+										   ents + (size_t) i * ew);
+		iota[i] = i;
+	}
+}
+
+/* out's entry j (ew words each, m of them) is ents' entry idx[j] */
+__global__ static void
+gr_scan_gather_kernel(const uint64_t *ents, int ew, const uint32_t *idx, uint32_t m,
+					  uint64_t *out)
+{
+	size_t		i = (size_t) blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (i < (size_t) m * ew)
+		out[i] = ents[(size_t) idx[i / ew] * ew + i % ew];
+}
+
+/*
+ * The groups of a scan's table that a collect job's checks pass, moved in
+ * their order to the front of the table's n entries; *kept: how many.
+ * Waits for the stream to count them; the move is queued on it.
+ */
+cudaError_t
+gr_launch_scan_check(const GrPageJob *job, uint64_t *ents, int ew, uint32_t n,
+					 uint32_t *kept, cudaStream_t stream)
+{
+	GrScanChecks k;
+	size_t		temp_bytes = 0;
+	size_t		flag_bytes = GR_PAGE_ALIGN((size_t) n);
+	size_t		idx_bytes = GR_PAGE_ALIGN(sizeof(uint32_t) * (size_t) n);
+	char	   *mem = NULL;
+	uint64_t   *out = NULL;
+	int64_t		m = 0;
+	cudaError_t err;
+
+	*kept = 0;
+	if (n == 0)
+		return cudaSuccess;
+	k.ngkeys = job->ngkeys;
+	k.ncheck = job->ncheck;
+	memcpy(k.gkey_rel, job->gkey_rel, sizeof(k.gkey_rel));
+	memcpy(k.checks, job->checks, sizeof(k.checks));
+	err = cub::DeviceSelect::Flagged(nullptr, temp_bytes, (const uint32_t *) nullptr,
+									 (const uint8_t *) nullptr, (uint32_t *) nullptr,
+									 (int64_t *) nullptr, (int64_t) n, stream);
+	if (err == cudaSuccess)
+		err = cudaMallocAsync((void **) &mem, 16 + flag_bytes + 2 * idx_bytes + temp_bytes, stream);
+	if (err != cudaSuccess)
+		return err;
+	{
+		int64_t    *num = (int64_t *) mem;
+		uint8_t    *flags = (uint8_t *) (mem + 16);
+		uint32_t   *iota = (uint32_t *) (mem + 16 + flag_bytes);
+		uint32_t   *idx = (uint32_t *) (mem + 16 + flag_bytes + idx_bytes);
+		void	   *temp = mem + 16 + flag_bytes + 2 * idx_bytes;
+
+		gr_scan_check_kernel<<<(n + 255) / 256, 256, 0, stream>>>(k, ents, ew, n, flags, iota);
+		err = cudaGetLastError();
+		if (err == cudaSuccess)
+			err = cub::DeviceSelect::Flagged(temp, temp_bytes, iota, flags, idx, num,
+											 (int64_t) n, stream);
+		if (err == cudaSuccess)
+			err = cudaMemcpyAsync(&m, num, sizeof(m), cudaMemcpyDeviceToHost, stream);
+		if (err == cudaSuccess)
+			err = cudaStreamSynchronize(stream);
+		if (err == cudaSuccess && m > 0 && m < (int64_t) n)
+		{
+			size_t		words = (size_t) m * ew;
+
+			err = cudaMallocAsync((void **) &out, sizeof(uint64_t) * words, stream);
+			if (err == cudaSuccess)
+			{
+				gr_scan_gather_kernel<<<(unsigned) ((words + 255) / 256), 256, 0, stream>>>(ents, ew, idx, (uint32_t) m, out);
+				err = cudaGetLastError();
+				if (err == cudaSuccess)
+					err = cudaMemcpyAsync(ents, out, sizeof(uint64_t) * words,
+										  cudaMemcpyDeviceToDevice, stream);
+				(void) cudaFreeAsync(out, stream);
+			}
+		}
+	}
+	(void) cudaFreeAsync(mem, stream);
+	*kept = (uint32_t) m;
+	return err;
+}
+
 /* The temporary storage gathering up to 'rows' rows of any width needs. */
 cudaError_t
 gr_page_compact_temp_bytes(int64_t rows, size_t *bytes)

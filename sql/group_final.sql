@@ -197,6 +197,8 @@ SELECT * FROM gfq('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 H
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) = 150::int2 AND sum(q) > 0');
 SELECT * FROM gfq('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) >= 5000000000');
 SELECT gflines('SELECT (k * k) % 1009, count(*), sum(q) FROM gfw GROUP BY 1 HAVING 250 < count(*)', 'Removed by Filter|Groups');
+-- every group rejected: none collected, each counted
+SELECT gflines('SELECT (k * k) % 1009, count(*) FROM gfw GROUP BY 1 HAVING count(*) >= 5000000000', 'Removed by Filter|Groups');
 -- a sum of smallints or integers against an integer, of bigints against a
 -- numeric: the table's integer sum (past 2^32, negative, NULL)
 CREATE TABLE gfi (k int4, i int4, b int8, s int2);

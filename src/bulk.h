@@ -118,6 +118,12 @@ typedef struct GrPageCallbacks
 	 */
 	void		(*groups) (void *arg, const struct GrPageJob *job, const uint64 *ents, uint64 n,
 						   bool sole);
+	/*
+	 * before the scan's tables are collected (sole as above): the checks
+	 * (GrPageCheck) that drop a table's groups HAVING would reject, into
+	 * job's; ncheck 0 where none may
+	 */
+	void		(*checks) (void *arg, struct GrPageJob *job, bool sole);
 	void	   *arg;
 } GrPageCallbacks;
 
@@ -190,6 +196,7 @@ typedef struct GrPagePathTotals
 	uint64		cpu_job_pages;	/* cpu mode: pages of jobs the backend ran as the GPU would */
 	uint64		overflowed_jobs;	/* grouping jobs with more groups than room */
 	uint64		table_groups;	/* groups collected from the scan's tables */
+	uint64		table_dropped;	/* ... of them dropped by HAVING's checks */
 	uint64		wait_us;		/* waiting for the GPU's jobs */
 } GrPagePathTotals;
 

@@ -261,8 +261,6 @@ typedef struct BulkScanState
 	int			nchecks;
 	struct HavingCheck *checks;
 	bool		word_checks;	/* ... some of them on a table's words too */
-	bool		collect_checked;	/* the table being collected holds its
-									 * groups whole: checked on its words */
 	bool		scanned;
 	int			ntables;
 	BulkTable  *tables;
@@ -331,8 +329,6 @@ static void bind_program(BulkScanState *bs, GrExprProg *prog, ExprState **binds)
 static void emit_groups(BulkScanState *bs);
 static void having_checks(BulkScanState *bs, List *qual);
 static int	word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled);
-static bool group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job,
-							 const uint64 *e);
 static GrJoinNextRow row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken,
 								PageRows *pr, void **arg);
 static void end_row_source(BulkJoin *bj, PageRows *pr);
@@ -2494,7 +2490,87 @@ image_value(BulkScanState *bs, int j, uint64 off)
 #define GR_COLLECT_AHEAD 8
 
 /*
- * Groups collected from the scan's table (GrPageGroupSpec.by_words): each
+ * A HAVING conjunct 'sum(numeric) op constant' or 'count op integer' (or
+ * 'constant op aggregate'): the groups it rejects are skipped before their
+ * rows are made, most of TPC-H Q18's subquery's 1.5 M (a numeric made for
+ * each, and PostgreSQL's filter run over it, took a quarter of its time).
+ * PostgreSQL's filter still runs on every row made: a check only rejects,
+ * where the aggregate is NULL or compares with the constant as the
+ * operator says no.  A sum is checked on a made group's state and on a
+ * scan table's words, a count on the words only.
+ */
+typedef struct HavingCheck
+{
+	int			agg;
+	bool		count;			/* a count(*) or count(col): scaled is the integer */
+	Datum		value;			/* a sum's numeric */
+	bool		pass[3];		/* by the aggregate's comparison with value, -1, 0, 1 */
+	/*
+	 * to check a scan table's group on its words (page_table_checks): a
+	 * sum's job output 'out' (its integer words: computed numerics as
+	 * int64s times 10^scale, or integers) and the constant as such an
+	 * integer, or a count's constant; out -1: not a sum so checked
+	 */
+	int			out;
+	int128		scaled;
+} HavingCheck;
+
+/*
+ * The checks a scan's table drops the groups HAVING rejects by
+ * (page_group.h's gr_page_group_rejected), before any is collected, where
+ * the table holds its groups whole: no row of the pass went anywhere else.
+ * That is the only table the jobs folded into, of the scan's last table,
+ * nothing folded on the host yet (no page decoded there, no row handed
+ * back), one process's (final mode), no later rows (a marked join's), and
+ * a pass of every group (of a share, a group rejected here may be another
+ * pass's).
+ */
+static void
+page_table_checks(void *arg, GrPageJob *job, bool sole)
+{
+	PageArg    *pa = arg;
+	BulkScanState *bs = pa->bs;
+	BulkTable  *t = pa->t;
+
+	job->ncheck = 0;
+	if (!bs->word_checks || !sole || t != &bs->tables[bs->ntables - 1] ||
+		bs->sink->ngroups != 0 || bs->emitted != NULL || bs->shared != NULL ||
+		marked_join(bs) || bs->share_lo != 0 || bs->share_hi != GR_GROUP_HASH_SPACE ||
+		bs->pass_over)
+		return;
+	for (int i = 0; i < bs->nchecks && job->ncheck < GR_PAGE_MAX_CHECKS; i++)
+	{
+		const HavingCheck *c = &bs->checks[i];
+		GrPageCheck *pc = &job->checks[job->ncheck];
+
+		if (c->count)
+		{
+			pc->word = count_word(bs, t, job, c->agg);
+			pc->nonnull = -1;
+		}
+		else
+		{
+			const GrPageOut *po;
+
+			if (c->out < 0 || c->out >= job->nouts)
+				continue;
+			po = &job->outs[c->out];
+			if (po->op != GR_PAGE_OP_SUM || po->type == GR_PAGE_FLOAT4 ||
+				po->type == GR_PAGE_FLOAT8 || job->col_word[po->col] < 0)
+				continue;
+			pc->word = po->word;
+			pc->nonnull = job->col_word[po->col];
+		}
+		pc->pass = c->pass[0] | c->pass[1] << 1 | c->pass[2] << 2;
+		pc->klo = (uint64) c->scaled;
+		pc->khi = (int64) (c->scaled >> 64);
+		job->ncheck++;
+	}
+}
+
+/*
+ * Groups collected from the scan's table (GrPageGroupSpec.by_words), those
+ * HAVING's checks rejected already dropped: each
  * key's value is its word, a fixed-width key's bits (a computed numeric's
  * int64, which row_group makes a numeric) or a short text's bytes, made a
  * varlena here (the group table copies it), or a hashed relation's value
@@ -2509,27 +2585,10 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n,
 	BulkTable  *t = pa->t;
 	int			ew = gr_page_group_entry_words(job);
 	GrCudaResult *r = palloc0(sizeof(GrCudaResult));
-	uint64		dropped = 0;
 
+	/* the table's first batch: room for all its groups at once */
 	if (job->collect_first == 0)
-	{
-		/*
-		 * The table holds its groups whole where no row of the pass went
-		 * anywhere else: the only table the jobs folded into, of the scan's
-		 * last table, nothing folded on the host yet (no page decoded there,
-		 * no row handed back), one process's (final mode), no later rows (a
-		 * marked join's), and a pass of every group (of a share, a group
-		 * rejected here may be another pass's): HAVING's checks may reject
-		 * a group on its words.
-		 */
-		bs->collect_checked = bs->word_checks && sole && t == &bs->tables[bs->ntables - 1] &&
-			bs->sink->ngroups == 0 && bs->emitted == NULL && bs->shared == NULL &&
-			!marked_join(bs) && bs->share_lo == 0 && bs->share_hi == GR_GROUP_HASH_SPACE &&
-			!bs->pass_over;
-		/* the table's first batch: room for all its groups at once */
-		if (!bs->collect_checked)
-			gr_group_reserve(bs->groups, (int64) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)]);
-	}
+		gr_group_reserve(bs->groups, (int64) job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)]);
 	for (uint64 j = 0; j < n; j++)
 	{
 		const uint64 *e = ents + j * ew;
@@ -2538,12 +2597,7 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n,
 		char		text[GR_PAGE_MAX_KEYS][VARHDRSZ_SHORT + 8];
 		int			g;
 
-		if (bs->collect_checked && group_words_fail(bs, t, job, e))
-		{
-			dropped++;
-			continue;
-		}
-		if (j + GR_COLLECT_AHEAD < n && !bs->collect_checked)
+		if (j + GR_COLLECT_AHEAD < n)
 		{
 			/* the group table's slot of a group some ahead: its words, where they are its keys */
 			const uint64 *ahead = e + GR_COLLECT_AHEAD * ew;
@@ -2585,12 +2639,6 @@ page_table_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n,
 			fold_group_words(bs, t, job, g, e + 1 + job->ngkeys, r);
 		if ((j & 255) == 255 || j + 1 == n)
 			check_group_budget(bs);
-	}
-	/* as PostgreSQL's filter would have counted them (unless the pass is repeated) */
-	if (!bs->pass_over)
-	{
-		bs->counters[C_TABLE_DROPPED] += dropped;
-		InstrCountFiltered1(&bs->css.ss.ps, dropped);
 	}
 	pfree(r);
 }
@@ -2748,7 +2796,7 @@ static GrPagePath *
 start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 {
 	GrPageOutSpec outs[GR_PAGE_MAX_OUTS];
-	GrPageCallbacks cb = {page_cpu, page_gpu, page_table_groups, arg};
+	GrPageCallbacks cb = {page_cpu, page_gpu, page_table_groups, page_table_checks, arg};
 	GrPageGroupSpec grp = {0};
 	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
 	GrPageJoinSpec *join = NULL;
@@ -3008,6 +3056,12 @@ scan_table(BulkScanState *bs, BulkTable *t)
 		bs->counters[C_JOBS_OVERFLOWED] += totals.overflowed_jobs;
 		bs->counters[C_TABLE_GROUPS] += totals.table_groups;
 		bs->counters[C_GPU_WAIT_US] += totals.wait_us;
+		/* as PostgreSQL's filter would have counted them (unless the pass is repeated) */
+		if (!bs->pass_over)
+		{
+			bs->counters[C_TABLE_DROPPED] += totals.table_dropped;
+			InstrCountFiltered1(&bs->css.ss.ps, totals.table_dropped);
+		}
 	}
 }
 
@@ -3208,31 +3262,6 @@ emit_groups(BulkScanState *bs)
 	gr_group_reset(bs->groups);
 }
 
-/*
- * A HAVING conjunct 'sum(numeric) op constant' or 'count op integer' (or
- * 'constant op aggregate'): the groups it rejects are skipped before their
- * rows are made, most of TPC-H Q18's subquery's 1.5 M (a numeric made for
- * each, and PostgreSQL's filter run over it, took a quarter of its time).
- * PostgreSQL's filter still runs on every row made: a check only rejects,
- * where the aggregate is NULL or compares with the constant as the
- * operator says no.  A sum is checked on a made group's state and on a
- * scan table's words, a count on the words only.
- */
-typedef struct HavingCheck
-{
-	int			agg;
-	bool		count;			/* a count(*) or count(col): scaled is the integer */
-	Datum		value;			/* a sum's numeric */
-	bool		pass[3];		/* by the aggregate's comparison with value, -1, 0, 1 */
-	/*
-	 * to check a scan table's group on its words (group_words_fail): a
-	 * sum's job output 'out' (its integer words: computed numerics as
-	 * int64s times 10^scale, or integers) and the constant as such an
-	 * integer, or a count's constant; out -1: not a sum so checked
-	 */
-	int			out;
-	int128		scaled;
-} HavingCheck;
 
 /*
  * The checks in the plan's HAVING (final mode: the scan's qual, over the
@@ -3358,52 +3387,6 @@ word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
 	for (int a = 0; a < agg; a++)
 		out += d->aggs[a].kind == GR_SCAN_AGG;
 	return out;
-}
-
-/*
- * Whether a HAVING check rejects a scan table's group on its words e (a
- * table that holds its groups whole: page_table_groups): a sum with no
- * value is NULL, which rejects as a sum that compares so.  A group keyed by
- * where a hashed relation's value lies may be one of several of its value
- * (GR_PG_KEY_REF): the host's table makes them one, then checks.
- */
-static bool
-group_words_fail(BulkScanState *bs, const BulkTable *t, const GrPageJob *job, const uint64 *e)
-{
-	const uint64 *w = e + 1 + job->ngkeys;
-
-	for (int k = 0; k < job->ngkeys; k++)
-		if (job->gkey_rel[k] > 0 && ((e[0] >> k) & 1) == 0 && (e[1 + k] & GR_PG_KEY_REF) != 0)
-			return false;
-	for (int i = 0; i < bs->nchecks; i++)
-	{
-		const HavingCheck *c = &bs->checks[i];
-		const GrPageOut *po;
-		int128		sum;
-		int			cmp;
-
-		if (c->count)
-		{
-			int64		n = (int64) w[count_word(bs, t, job, c->agg)];
-
-			cmp = (n > c->scaled) - (n < c->scaled);
-			if (!c->pass[cmp + 1])
-				return true;
-			continue;
-		}
-		if (c->out < 0 || c->out >= job->nouts)
-			continue;
-		po = &job->outs[c->out];
-		if (po->op != GR_PAGE_OP_SUM || po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8)
-			continue;
-		if (w[job->col_word[po->col]] == 0)
-			return true;
-		sum = words_sum(&w[po->word]);
-		cmp = (sum > c->scaled) - (sum < c->scaled);
-		if (!c->pass[cmp + 1])
-			return true;
-	}
-	return false;
 }
 
 /* Whether a HAVING check rejects group g (having_checks). */

@@ -89,6 +89,7 @@ struct GrPagePath
 	Size		cpu_room;		/* entries cpu_ents has room for */
 	bool		table_full;
 	uint64		table_groups;	/* groups collected from the tables */
+	uint64		table_dropped;	/* ... and dropped by their checks */
 	/*
 	 * the slot the tables' groups are collected through, taken with the
 	 * scan's first GPU job and kept: the scan's own aggregate states may
@@ -1105,6 +1106,12 @@ collect_device(GrPagePath *pp, int device, bool sole)
 		gr_gpu_submit_job_slot(slot, 0, device);
 		gr_gpu_collect_job_slot(slot, "the groups of this scan");
 		total = job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
+		/* the groups the table held: those the checks dropped on the device too */
+		if (first == 0)
+		{
+			pp->table_groups += job->counts[GR_PAGE_COUNT_DROPPED(job->ncols)];
+			pp->table_dropped += job->counts[GR_PAGE_COUNT_DROPPED(job->ncols)];
+		}
 		n = first < total ? Min(total - first, (uint64) job->group_cap) : 0;
 		if (n > 0)
 			pp->cb.groups(pp->cb.arg, job, (const uint64 *) ((char *) job + job->group_off), n,
@@ -1126,13 +1133,33 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		complete_oldest(pp);
 	/* the tables the jobs folded into: the host's (cpu mode) or each GPU's */
 	sole = (pp->cpu_ents != NULL) + pg_popcount64(pp->devices) == 1;
+	if (pp->scan)
+		pp->cb.checks(pp->cb.arg, (GrPageJob *) pp->prefix, sole);
 	if (pp->scan && pp->cpu_ents != NULL)
 	{
 		/* cpu mode: the host's table, in the same batches a GPU's comes in */
 		GrPageJob  *job = (GrPageJob *) pp->prefix;
 		int			ew = gr_page_group_entry_words(job);
+		uint64		kept = 0;
 
-		/* what a GPU's collect job says: the table's groups, and the batch's first */
+		/* what a GPU's collect job does: the groups the checks reject dropped, the rest in order */
+		for (uint64 g = 0; g < pp->cpu_ngroups && job->ncheck > 0; g++)
+		{
+			const uint64 *e = pp->cpu_ents + g * ew;
+
+			if (gr_page_group_rejected(job->checks, job->ncheck, job->ngkeys, job->gkey_rel, e))
+				continue;
+			if (kept < g)
+				memmove(pp->cpu_ents + kept * ew, e, sizeof(uint64) * ew);
+			kept++;
+		}
+		if (job->ncheck > 0)
+		{
+			pp->table_groups += pp->cpu_ngroups - kept;
+			pp->table_dropped += pp->cpu_ngroups - kept;
+			pp->cpu_ngroups = kept;
+		}
+		/* and what it says: the table's groups, and the batch's first */
 		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = pp->cpu_ngroups;
 		for (uint64 first = 0; first < pp->cpu_ngroups; first += job->group_cap)
 		{
@@ -1140,9 +1167,9 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 			pp->cb.groups(pp->cb.arg, job, pp->cpu_ents + first * ew,
 						  Min(pp->cpu_ngroups - first, (uint64) job->group_cap), sole);
 		}
+		pp->table_groups += pp->cpu_ngroups;
 		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = 0;
 		job->collect_first = 0;
-		pp->table_groups += pp->cpu_ngroups;
 		pp->cpu_ngroups = 0;
 	}
 	for (int dev = 0; pp->scan && dev < 64; dev++)
@@ -1155,6 +1182,7 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		gr_gpu_end_job_slot(pp->collect_slot, false);
 	pp->collect_slot = -1;
 	totals->table_groups = pp->table_groups;
+	totals->table_dropped = pp->table_dropped;
 	totals->gpu_pages = pp->gpu_pages;
 	totals->cpu_job_pages = pp->cpu_job_pages;
 	totals->overflowed_jobs = pp->overflowed;
