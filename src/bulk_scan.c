@@ -43,6 +43,7 @@
 #include "catalog/pg_am_d.h"
 #include "catalog/pg_index.h"
 #include "catalog/pg_opfamily_d.h"
+#include "catalog/pg_statistic.h"
 #include "commands/explain.h"
 #include GR_EXPLAIN_FORMAT_H
 #include "executor/executor.h"
@@ -62,6 +63,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
+#include "utils/syscache.h"
 #include "utils/tuplestore.h"
 #include "utils/wait_event.h"
 #include "tuple_decode.h"
@@ -283,6 +285,9 @@ typedef struct BulkScanState
 	BulkShared *shared;			/* parallel plans */
 	bool		done;
 	const char *page_path;		/* how the last table's pages were decoded */
+	char	   *table_index;	/* the index the table's rows were fetched by
+								 * (scan_by_index), or NULL; and its lookups */
+	int64		table_lookups;
 	uint64		counters[C_COUNT];	/* this process's; after a parallel run,
 									 * the leader's hold every participant's */
 } BulkScanState;
@@ -937,20 +942,20 @@ typedef struct IndexRows
 #define GR_INDEX_ROWS_PER_KEY 64
 
 /*
- * The index a relation's rows may be fetched by, for keys equal to its
+ * The index a table's rows may be fetched by, for keys equal to its
  * decoded column col: a valid btree index of the integer operators with no
  * predicate whose first column it is, and the column's attribute number,
  * type and equality into ir; InvalidOid where there is none.
  */
 static Oid
-key_index(BulkJoin *bj, int col, IndexRows *ir)
+key_index(const BulkTable *t, int col, IndexRows *ir)
 {
-	Relation	rel = bj->pages->rel;
+	Relation	rel = t->rel;
 	List	   *indexes;
 	ListCell   *lc;
 
 	ir->index = InvalidOid;
-	ir->attno = bj->pages->desc->col_attno[col] + 1;
+	ir->attno = t->desc->col_attno[col] + 1;
 	ir->type = TupleDescAttr(RelationGetDescr(rel), ir->attno - 1)->atttypid;
 	ir->eq = ir->type == INT2OID ? F_INT2EQ : ir->type == INT4OID ? F_INT4EQ :
 		ir->type == INT8OID ? F_INT8EQ : InvalidOid;
@@ -999,7 +1004,7 @@ index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, Index
 	memset(ir, 0, sizeof(*ir));
 	if (bj->pages == NULL ||
 		(double) n * GR_INDEX_ROWS_PER_KEY > RelationGetForm(bj->pages->rel)->reltuples ||
-		!OidIsValid(key_index(bj, col, ir)))
+		!OidIsValid(key_index(bj->pages, col, ir)))
 		return false;
 	qsort(keys, n, sizeof(int64), int64_cmp);
 	for (int64 i = 0; i < n; i++)
@@ -1150,7 +1155,7 @@ key_fetchable(BulkScanState *bs, int k)
 	IndexRows	ir;
 
 	return bk->hash == NULL && bk->pages != NULL && bk->desc->nkeys == 1 &&
-		OidIsValid(key_index(bk, bk->desc->pagecols[0], &ir));
+		OidIsValid(key_index(bk->pages, bk->desc->pagecols[0], &ir));
 }
 
 /*
@@ -2993,6 +2998,130 @@ scan_page(BulkScanState *bs, BulkTable *t, HeapScanDesc scan, BlockNumber blk,
 					scan->rs_ntuples, NULL);
 }
 
+/*
+ * The scan's table read by an index in place of its pages, where a hashed
+ * relation its rows must match (an inner or semi join on one of its
+ * columns) holds few keys: TPC-H Q18's lineitem, whose rows must be among
+ * the 57 orders its IN subquery left, is then 57 lookups in lineitem_pkey
+ * for its 399 rows, not 6 M rows read.  Few: at most a 64th of the
+ * column's distinct values (ANALYZE's), so that about that share of the
+ * table is fetched.  Serial scans of one table, no marked join.  The
+ * lookups see what the query's snapshot sees (PostgreSQL's index scan: its
+ * visibility, HOT chains, predicate locks); the tuples found are then
+ * decoded page by page, as the scan decodes a page's visible tuples.
+ * False, having read nothing: the pages are read.
+ */
+static bool
+scan_by_index(BulkScanState *bs, BulkTable *t)
+{
+	const BulkJoin *by = NULL;
+	IndexRows	ir;
+	HeapTuple	stat;
+	double		distinct = 0;
+	int64		n = 0;
+	int64	   *keys;
+	ItemPointerData *tids;
+	int64		ntids = 0;
+	int64		room = 64;
+
+	if (bs->shared != NULL || t->pscan != NULL || bs->ntables != 1 || marked_join(bs))
+		return false;
+	for (int j = 0; j < bs->njoins; j++)
+	{
+		const BulkJoin *bj = &bs->joins[j];
+		const GrScanJoin *d = bj->desc;
+
+		if (d->marked == 0 && (d->jointype == JOIN_INNER || d->jointype == JOIN_SEMI) &&
+			d->nkeys == 1 && d->src[0] >= 0 && bj->hash != NULL &&
+			(by == NULL || bj->hash->nrows < by->hash->nrows))
+			by = bj;
+	}
+	if (by == NULL)
+		return false;
+	memset(&ir, 0, sizeof(ir));
+	if (!OidIsValid(key_index(t, by->desc->src[0], &ir)))
+		return false;
+	stat = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(t->rel)),
+						   Int16GetDatum(ir.attno), BoolGetDatum(false));
+	if (HeapTupleIsValid(stat))
+	{
+		float4		nd = ((Form_pg_statistic) GETSTRUCT(stat))->stadistinct;
+
+		distinct = nd >= 0 ? nd : -nd * Max(RelationGetForm(t->rel)->reltuples, 0);
+		ReleaseSysCache(stat);
+	}
+	keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
+	memcpy(keys, by->hash->keys, sizeof(int64) * by->hash->nrows);
+	qsort(keys, by->hash->nrows, sizeof(int64), int64_cmp);
+	for (int64 i = 0; i < by->hash->nrows; i++)
+		if (n == 0 || keys[i] != keys[n - 1])
+			keys[n++] = keys[i];
+	if ((double) n * GR_INDEX_ROWS_PER_KEY > distinct)
+	{
+		pfree(keys);
+		return false;
+	}
+
+	/* the visible tuples of each key, as PostgreSQL's index scan finds them */
+	tids = palloc(sizeof(ItemPointerData) * room);
+	for (int64 i = 0; i < n; i++)
+	{
+		Datum		d;
+		ScanKeyData sk;
+		SysScanDesc scan;
+		HeapTuple	tup;
+
+		if (!index_key(&ir, keys[i], &d))
+			continue;
+		CHECK_FOR_INTERRUPTS();
+		ScanKeyInit(&sk, ir.attno, BTEqualStrategyNumber, ir.eq, d);
+		scan = systable_beginscan(t->rel, ir.index, true,
+								  bs->css.ss.ps.state->es_snapshot, 1, &sk);
+		bs->table_lookups++;
+		while ((tup = systable_getnext(scan)) != NULL)
+		{
+			if (ntids == room)
+			{
+				room *= 2;
+				tids = repalloc_huge(tids, sizeof(ItemPointerData) * room);
+			}
+			tids[ntids++] = tup->t_self;
+		}
+		systable_endscan(scan);
+	}
+	pfree(keys);
+
+	/* then page by page, in the table's order */
+	qsort(tids, ntids, sizeof(ItemPointerData), (int (*) (const void *, const void *)) ItemPointerCompare);
+	for (int64 i = 0; i < ntids;)
+	{
+		BlockNumber blk = ItemPointerGetBlockNumber(&tids[i]);
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			k = 0;
+		Buffer		buf;
+
+		for (; i < ntids && ItemPointerGetBlockNumber(&tids[i]) == blk; i++)
+			if (k == 0 || offs[k - 1] != ItemPointerGetOffsetNumber(&tids[i]))
+				offs[k++] = ItemPointerGetOffsetNumber(&tids[i]);
+		CHECK_FOR_INTERRUPTS();
+		buf = ReadBuffer(t->rel, blk);
+		bs->counters[C_PAGES]++;
+		bs->counters[C_ALLVISIBLE] += PageIsAllVisible(BufferGetPage(buf)) ? 1 : 0;
+		decode_page(bs, t, (const uint8 *) BufferGetPage(buf), blk, offs, k, NULL);
+		ReleaseBuffer(buf);
+	}
+	pfree(tids);
+	if (bs->table_index == NULL)
+	{
+		char	   *name = get_rel_name(ir.index);
+
+		bs->table_index = MemoryContextStrdup(bs->css.ss.ps.state->es_query_cxt,
+											  name != NULL ? name : "?");
+	}
+	bs->page_path = "off (the table's rows are fetched by an index)";
+	return true;
+}
+
 /* A table's parallel block scan in the shared memory. */
 static ParallelBlockTableScanDesc
 shared_pscan(BulkShared *shared, int i)
@@ -3020,6 +3149,8 @@ scan_table(BulkScanState *bs, BulkTable *t)
 	}
 	scan = (HeapScanDesc) t->scan;
 	bind_quals(bs, t);
+	if (scan_by_index(bs, t))
+		return;
 	pp = start_page_path(bs, t, &arg);
 
 	if (t->pscan != NULL)
@@ -3845,6 +3976,10 @@ bulk_explain(CustomScanState *node, List *ancestors, ExplainState *es)
 		return;
 	if (es->verbose && bs->page_path != NULL)
 		ExplainPropertyText("Page Path", bs->page_path, es);
+	if (bs->table_index != NULL)
+		ExplainPropertyText("Table Fetched by Index",
+							psprintf("%s (" INT64_FORMAT " lookups)", bs->table_index,
+									 bs->table_lookups), es);
 	for (int c = 0; c < C_GPU_WAIT_US; c++)
 	{
 		if (c == C_FALLBACK && (bs->ntables == 0 || bs->tables[0].prog == NULL) &&
