@@ -150,12 +150,12 @@ gr_page_group_rejected(const GrPageCheck *checks, int ncheck, int ngkeys,
 		__int128	v;
 		int			cmp;
 
-		if (c->nonnull < 0)
-			v = (int64_t) w[c->word];
-		else if (w[c->nonnull] == 0)
+		if (c->nonnull >= 0 && w[c->nonnull] == 0)
 			return true;
-		else
+		if (c->wide)
 			v = (__int128) (int64_t) w[c->word + 1] * ((__int128) 1 << 32) + (__int128) w[c->word];
+		else
+			v = (int64_t) w[c->word];
 		cmp = (v > k) - (v < k);
 		if (((c->pass >> (cmp + 1)) & 1) == 0)
 			return true;

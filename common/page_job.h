@@ -206,15 +206,18 @@ typedef struct GrPageJoin
 /*
  * A check of HAVING on a scan table's group, made on its running words
  * (page_group.h's gr_page_group_rejected) before any group is copied out:
- * a count's word, or an integer sum's two words, against an integer
- * constant (a sum of numerics: both times 10^scale).
+ * a count's word, an integer min's or max's (its value), or an integer
+ * sum's two words, against an integer constant (a sum of numerics: both
+ * times 10^scale).
  */
 #define GR_PAGE_MAX_CHECKS		4
 typedef struct GrPageCheck
 {
-	uint16_t	word;			/* the running word: a count's, or a sum's first */
-	int16_t		nonnull;		/* a sum: its column's non-NULL rows' word (0 of
-								 * them: the sum is NULL, rejected); -1: a count */
+	uint16_t	word;			/* the running word: a count's, a min's or max's,
+								 * or a sum's first */
+	int16_t		nonnull;		/* a min, max or sum: its column's non-NULL rows'
+								 * word (0 of them: NULL, rejected); -1: a count */
+	uint8_t		wide;			/* 1: a sum's two words; 0: one word */
 	uint8_t		pass;			/* bit 0, 1, 2: the group passes where the value
 								 * is below, equal to, above the constant */
 	uint64_t	klo;			/* the constant: an int128, low and high words */

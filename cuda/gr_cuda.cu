@@ -838,7 +838,7 @@ gr_scan_collect(GrCudaContext *c, GrPageJob *job)
 			return gr_fail(GR_CUDA_EINVAL, "page job: a scan's checks after its first collect",
 						   cudaSuccess);
 		for (int i = 0; i < job->ncheck; i++)
-			if (job->checks[i].word + (job->checks[i].nonnull >= 0) >= job->gwords ||
+			if (job->checks[i].word + (job->checks[i].wide != 0) >= job->gwords ||
 				job->checks[i].nonnull >= job->gwords)
 				return gr_fail(GR_CUDA_EINVAL, "page job: a check of no running word", cudaSuccess);
 		rc = gr_check(gr_launch_scan_check(job, t->ents, t->ew, (uint32_t) n, &kept, c->stream),

@@ -2495,19 +2495,21 @@ image_value(BulkScanState *bs, int j, uint64 off)
 #define GR_COLLECT_AHEAD 8
 
 /*
- * A HAVING conjunct 'sum(numeric) op constant' or 'count op integer' (or
- * 'constant op aggregate'): the groups it rejects are skipped before their
- * rows are made, most of TPC-H Q18's subquery's 1.5 M (a numeric made for
- * each, and PostgreSQL's filter run over it, took a quarter of its time).
- * PostgreSQL's filter still runs on every row made: a check only rejects,
- * where the aggregate is NULL or compares with the constant as the
- * operator says no.  A sum is checked on a made group's state and on a
- * scan table's words, a count on the words only.
+ * A HAVING conjunct 'sum(numeric) op constant', 'count op integer' or
+ * 'min or max of integers op integer' (or 'constant op aggregate'): the
+ * groups it rejects are skipped before their rows are made, most of TPC-H
+ * Q18's subquery's 1.5 M (a numeric made for each, and PostgreSQL's filter
+ * run over it, took a quarter of its time).  PostgreSQL's filter still runs
+ * on every row made: a check only rejects, where the aggregate is NULL or
+ * compares with the constant as the operator says no.  A numeric sum is
+ * checked on a made group's state and on a scan table's words, the others
+ * on the words only.
  */
 typedef struct HavingCheck
 {
 	int			agg;
-	bool		count;			/* a count(*) or count(col): scaled is the integer */
+	bool		count;			/* a count(*) or count(col): scaled is the integer
+								 * (having_checks: an integer comparison) */
 	Datum		value;			/* a sum's numeric */
 	bool		pass[3];		/* by the aggregate's comparison with value, -1, 0, 1 */
 	/*
@@ -2552,6 +2554,7 @@ page_table_checks(void *arg, GrPageJob *job, bool sole)
 		{
 			pc->word = count_word(bs, t, job, c->agg);
 			pc->nonnull = -1;
+			pc->wide = 0;
 		}
 		else
 		{
@@ -2560,11 +2563,12 @@ page_table_checks(void *arg, GrPageJob *job, bool sole)
 			if (c->out < 0 || c->out >= job->nouts)
 				continue;
 			po = &job->outs[c->out];
-			if (po->op != GR_PAGE_OP_SUM || po->type == GR_PAGE_FLOAT4 ||
-				po->type == GR_PAGE_FLOAT8 || job->col_word[po->col] < 0)
+			if (po->type == GR_PAGE_FLOAT4 || po->type == GR_PAGE_FLOAT8 ||
+				job->col_word[po->col] < 0)
 				continue;
 			pc->word = po->word;
 			pc->nonnull = job->col_word[po->col];
+			pc->wide = po->op == GR_PAGE_OP_SUM;
 		}
 		pc->pass = c->pass[0] | c->pass[1] << 1 | c->pass[2] << 2;
 		pc->klo = (uint64) c->scaled;
@@ -3422,6 +3426,10 @@ having_checks(BulkScanState *bs, List *qual)
 		GR_CMP_OPS(F_INT82LT, F_INT82LE, F_INT82EQ, F_INT82GE, F_INT82GT, true),
 		GR_CMP_OPS(F_INT48LT, F_INT48LE, F_INT48EQ, F_INT48GE, F_INT48GT, true),
 		GR_CMP_OPS(F_INT28LT, F_INT28LE, F_INT28EQ, F_INT28GE, F_INT28GT, true),
+		GR_CMP_OPS(F_INT4LT, F_INT4LE, F_INT4EQ, F_INT4GE, F_INT4GT, true),
+		GR_CMP_OPS(F_INT2LT, F_INT2LE, F_INT2EQ, F_INT2GE, F_INT2GT, true),
+		GR_CMP_OPS(F_INT24LT, F_INT24LE, F_INT24EQ, F_INT24GE, F_INT24GT, true),
+		GR_CMP_OPS(F_INT42LT, F_INT42LE, F_INT42EQ, F_INT42GE, F_INT42GT, true),
 	};
 #undef GR_CMP_OPS
 	ListCell   *lc;
@@ -3464,7 +3472,7 @@ having_checks(BulkScanState *bs, List *qual)
 				k->consttype == INT4OID ? DatumGetInt32(k->constvalue) : DatumGetInt64(k->constvalue);
 			c->value = (Datum) 0;	/* checked on the words only */
 			c->out = -1;
-			/* a bigint compared with an integer: a count, or a sum of smallints or integers */
+			/* an integer compared with one: a count, a sum of smallints or integers, a min or max of integers */
 			if (kind == GR_SCAN_AGG)
 			{
 				c->count = false;
@@ -3489,11 +3497,12 @@ having_checks(BulkScanState *bs, List *qual)
 }
 
 /*
- * The page job output whose words hold aggregate agg's sum (start_page_path's
- * outputs: one per GR_SCAN_AGG, in order), or -1: a sum of computed
- * numerics of one scale, c (numeric) that scale's integer into *scaled; or
- * with scaled NULL (c an integer the caller has), a sum of smallints or
- * integers, a bigint; with scaled, a sum of bigints (numeric), c an integer.
+ * The page job output whose words hold aggregate agg's sum, min or max
+ * (start_page_path's outputs: one per GR_SCAN_AGG, in order), or -1: a sum
+ * of computed numerics of one scale, c (numeric) that scale's integer into
+ * *scaled; or with scaled NULL (c an integer the caller has), a sum of
+ * smallints or integers (a bigint), or a min or max of integers (its
+ * value); with scaled, a sum of bigints (numeric), c an integer.
  */
 static int
 word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
@@ -3504,9 +3513,13 @@ word_check_out(const GrScanDesc *d, int agg, Datum c, int128 *scaled)
 		(ag->type == GR_INT2 || ag->type == GR_INT4 || ag->type == GR_INT8);
 	bool		fits;
 
-	if (ag->kind != GR_SCAN_AGG || ag->op != GR_OP_SUM || ag->row_scale)
+	if (ag->kind != GR_SCAN_AGG || ag->row_scale)
 		return -1;
-	if (scaled == NULL)
+	if (ag->op == GR_OP_MIN || ag->op == GR_OP_MAX)
+		fits = scaled == NULL && integers;	/* its value, an integer of its type */
+	else if (ag->op != GR_OP_SUM)
+		return -1;
+	else if (scaled == NULL)
 		fits = integers && ag->type != GR_INT8;		/* a bigint sum */
 	else if (integers)
 		fits = ag->type == GR_INT8 && gr_num_scaled_const(c, 0, scaled);	/* a numeric sum */
