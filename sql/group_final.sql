@@ -215,14 +215,14 @@ SELECT * FROM gfq('SELECT k, sum(s) FROM gfi GROUP BY k HAVING sum(s) = 2450::in
 SELECT gflines('SELECT k, sum(i) FROM gfi GROUP BY k HAVING sum(i) > 20', 'Removed by Filter|Groups');
 -- a min or max of smallints, integers or bigints (a column's, or computed)
 -- against an integer: its word is its value (NULL where the group has none)
-SELECT * FROM gfq('SELECT k, min(i) FROM gfi GROUP BY k HAVING min(i) = -18');
+SELECT * FROM gfq('SELECT k, min(i + k % 5) FROM gfi GROUP BY k HAVING min(i + k % 5) = -18');
 SELECT * FROM gfq('SELECT k, max(i), count(*) FROM gfi GROUP BY k HAVING max(i) < 18 OR max(i) IS NULL');
 SELECT * FROM gfq('SELECT k, max(s) FROM gfi GROUP BY k HAVING 98::int2 > max(s)');
 SELECT * FROM gfq('SELECT k, min(s) FROM gfi GROUP BY k HAVING min(s) >= 1');
 SELECT * FROM gfq('SELECT k, min(b), max(b) FROM gfi GROUP BY k HAVING min(b) <= -300000000 AND max(b) <> 0');
-SELECT * FROM gfq('SELECT k % 97, min(k % 10) FROM gfi GROUP BY 1 HAVING min(k % 10) = 3');
-SELECT gflines('SELECT k, min(i) FROM gfi GROUP BY k HAVING min(i) = -18', 'Removed by Filter|Groups');
-SELECT gflines('SELECT k % 97, min(k % 10) FROM gfi GROUP BY 1 HAVING min(k % 10) = 3', 'Removed by Filter|Groups');
+SELECT * FROM gfq('SELECT k / 10, min(k % 13) FROM gfi GROUP BY 1 HAVING min(k % 13) = 3');
+SELECT gflines('SELECT k, min(i + k % 5) FROM gfi GROUP BY k HAVING min(i + k % 5) = -18', 'Removed by Filter|Groups');
+SELECT gflines('SELECT k / 10, min(k % 13) FROM gfi GROUP BY 1 HAVING min(k % 13) = 3', 'Removed by Filter|Groups');
 DROP TABLE gfi;
 -- not where a group may have rows elsewhere: rows the host folded (a text
 -- key longer than a word is handed back), a tree's tables (each group in
