@@ -100,7 +100,7 @@ gr_guc_define(void)
 							 PGC_SUSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 	DefineCustomIntVariable("gpu_reduce.group_table_memory",
 							"Most GPU memory one scanning process's GROUP BY table may take on each GPU.",
-							"The table holds four times the planner's estimate of groups (up to sixteen times a large one, "
+							"The table holds four times the planner's estimate of groups (up to 64 times a large one, "
 							"as far as the table has rows), at least 65536, "
 							"within this; rows of groups past its room go to the CPU.",
 							&gr_group_table_memory, 1024, 1, INT_MAX / 1024,

@@ -302,11 +302,12 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec 
 
 /*
  * Groups of a scan's table: four times the planner's estimate, and where
- * the estimate is large, up to sixteen times it as far as the table has
- * rows (PostgreSQL's estimate of a column's distinct values from its
- * sample can fall several times short of a key nearly unique: TPC-H's
- * l_orderkey, 374 634 for 1.5 M at SF1, and a job that finds the table
- * full sends the scan's later pages to the CPU), at least
+ * the estimate is large, up to 64 times it as far as the table has rows
+ * (PostgreSQL's estimate of a column's distinct values from its sample
+ * falls further short of a key nearly unique the larger the table: TPC-H's
+ * l_orderkey, 374 634 for 1.5 M at SF1, about 405 000 for 7.5 M at SF5,
+ * where sixteen times it left 65 jobs without room, their rows to the CPU,
+ * and the scan in ten passes past gpu_reduce.group_memory), at least
  * GR_PAGE_MIN_SCAN_GROUPS, within gpu_reduce.group_table_memory (and
  * gpu_reduce.debug_job_groups, which tests set to fill it).  A GPU's
  * table takes its room when made (its slots cleared, not its entries);
@@ -320,7 +321,7 @@ scan_cap(const GrPageGroupSpec *grp, int entry_words)
 		(sizeof(uint64) * entry_words + 2 * sizeof(uint32));
 
 	if (grp->groups >= GR_PAGE_MIN_SCAN_GROUPS / 4)
-		want = Max(want, Min(16.0 * grp->groups, grp->rows));
+		want = Max(want, Min(64.0 * grp->groups, grp->rows));
 	want = Min(want, Min(room, (double) GR_PAGE_MAX_SCAN_GROUPS));
 	if (gr_debug_job_groups > 0)
 		want = Min(want, (double) gr_debug_job_groups);
