@@ -1122,6 +1122,33 @@ collect_device(GrPagePath *pp, int device, bool sole)
 	} while (first < total);
 }
 
+/*
+ * What a GPU's first collect job does with its checks (job->checks), on
+ * cpu mode's table: the groups they reject dropped, the rest kept in order
+ * at its front.  Returns how many went.
+ */
+static uint64
+drop_rejected(GrPagePath *pp, const GrPageJob *job, int ew)
+{
+	uint64		kept = 0;
+	uint64		n = pp->cpu_ngroups;
+
+	if (job->ncheck == 0)
+		return 0;
+	for (uint64 g = 0; g < n; g++)
+	{
+		const uint64 *e = pp->cpu_ents + g * ew;
+
+		if (gr_page_group_rejected(job->checks, job->ncheck, job->ngkeys, job->gkey_rel, e))
+			continue;
+		if (kept < g)
+			memmove(pp->cpu_ents + kept * ew, e, sizeof(uint64) * ew);
+		kept++;
+	}
+	pp->cpu_ngroups = kept;
+	return n - kept;
+}
+
 /* The scan is over: finish every job and drop every pin; then collect the scan's tables. */
 void
 gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
@@ -1141,26 +1168,11 @@ gr_page_path_finish(GrPagePath *pp, GrPagePathTotals *totals)
 		/* cpu mode: the host's table, in the same batches a GPU's comes in */
 		GrPageJob  *job = (GrPageJob *) pp->prefix;
 		int			ew = gr_page_group_entry_words(job);
-		uint64		kept = 0;
+		uint64		dropped = drop_rejected(pp, job, ew);
 
-		/* what a GPU's collect job does: the groups the checks reject dropped, the rest in order */
-		for (uint64 g = 0; g < pp->cpu_ngroups && job->ncheck > 0; g++)
-		{
-			const uint64 *e = pp->cpu_ents + g * ew;
-
-			if (gr_page_group_rejected(job->checks, job->ncheck, job->ngkeys, job->gkey_rel, e))
-				continue;
-			if (kept < g)
-				memmove(pp->cpu_ents + kept * ew, e, sizeof(uint64) * ew);
-			kept++;
-		}
-		if (job->ncheck > 0)
-		{
-			pp->table_groups += pp->cpu_ngroups - kept;
-			pp->table_dropped += pp->cpu_ngroups - kept;
-			pp->cpu_ngroups = kept;
-		}
-		/* and what it says: the table's groups, and the batch's first */
+		pp->table_groups += dropped;
+		pp->table_dropped += dropped;
+		/* what a GPU's collect job says: the table's groups, and the batch's first */
 		job->counts[GR_PAGE_COUNT_GROUPS(job->ncols)] = pp->cpu_ngroups;
 		for (uint64 first = 0; first < pp->cpu_ngroups; first += job->group_cap)
 		{
