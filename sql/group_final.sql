@@ -252,8 +252,9 @@ DROP TABLE gfw, gfwp, gfwl;
 -- more groups than gpu_reduce.group_memory holds: the planner's plan kept
 -- (PREPARE), run within 256 kB, reads the table in passes; the answer stays
 -- native's.  gfs: 12 000 groups of 5 rows.  (No autovacuum on the prepared
--- statements' tables: its ANALYZE would have them planned again, within
--- 256 kB, where the planner keeps partial states.)
+-- statements' tables: its VACUUM or ANALYZE updates pg_class, which has
+-- them planned again, within 256 kB, where the planner keeps partial
+-- states.)
 CREATE TABLE gfs (k int4, kf float8, kt text, x int8, i int4, p numeric(12,2)) WITH (autovacuum_enabled = off);
 INSERT INTO gfs
 SELECT CASE WHEN g % 997 = 0 THEN NULL ELSE g % 12000 END, (g % 12000) / 8.0, 'k' || g % 3,
