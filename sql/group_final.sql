@@ -246,6 +246,14 @@ RESET gpu_reduce.page_path;
 -- by default too: the GPU's table for the scan, or without a GPU the host's
 -- (as cpu mode), where HAVING's checks may decide on the table's words
 SELECT gflines('SELECT k, sum(q) FROM gfw GROUP BY k HAVING sum(q) > 27', 'Removed by Filter|Groups');
+-- but without a GPU not with a float sum, whose running words cost more
+-- than the groups the checks spare: the scan's table only where a GPU's is
+SET client_min_messages = warning;
+SELECT (count(*) FILTER (WHERE g LIKE '%Groups Collected%') > 0) =
+       (SELECT count(*) > 0 FROM gpu_reduce_devices() WHERE page_path = 'buffer pool registered') AS table_where_gpu
+FROM gflines('SELECT k, sum(q), gpu_sum(q::float8) FROM gfw GROUP BY k HAVING sum(q) > 27', 'Groups') g;
+RESET client_min_messages;
+SELECT * FROM gfq('SELECT k, sum(q), gpu_sum(q::float8) FROM gfw GROUP BY k HAVING sum(q) > 27');
 DROP FUNCTION gflines(text, text);
 DROP TABLE gfw, gfwp, gfwl;
 

@@ -2797,6 +2797,16 @@ page_join_spec(BulkScanState *bs, BulkTable *t, GrPageJoinSpec *join)
 	}
 }
 
+/* Whether one of the page path's outputs is a sum of floats (its running words: GR_PG_XSUM_WORDS). */
+static bool
+float_sums(const GrPageOutSpec *outs, int nouts)
+{
+	for (int o = 0; o < nouts; o++)
+		if (outs[o].op == GR_OP_SUM && (outs[o].type == GR_FLOAT4 || outs[o].type == GR_FLOAT8))
+			return true;
+	return false;
+}
+
 /*
  * Start the page path for a table's scan, or return NULL (with the reason
  * in bs->page_path) when its pages are decoded on the CPU as they are read.
@@ -2898,10 +2908,14 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 	 * is grouped in the host's table for the scan, as cpu mode does: only
 	 * the groups HAVING keeps are made (TPC-H Q18's subquery on a host
 	 * without a GPU: 57 of 1.5 M, in one pass; decoded on the CPU it made
-	 * them all, past gpu_reduce.group_memory, in three passes)
+	 * them all, past gpu_reduce.group_memory, in three passes).  Not with a
+	 * float sum: its 71 running words a group, folded into each group that
+	 * is made, cost more than the groups the checks spare (10^6 groups of
+	 * three sums, HAVING keeping all: 3.4 s, 0.80x PostgreSQL's plan, where
+	 * decoded on the CPU they take about 1.3 s).
 	 */
 	if (mode == GR_PAGE_PATH_ON && bs->word_checks && grp.by_words && !marked &&
-		gr_gpu_pages_unavailable() != NULL)
+		!float_sums(outs, nouts) && gr_gpu_pages_unavailable() != NULL)
 		mode = GR_PAGE_PATH_CPU;
 	if (bs->njoins > 0 && mode == GR_PAGE_PATH_ON && !keys_mostly_unique(bs))
 	{
