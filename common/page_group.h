@@ -126,6 +126,13 @@ gr_page_group_text(uint64_t word, uint8_t *out)
 	return len;
 }
 
+/* An integer sum's two running words x: high * 2^32 + low, as 128 bits. */
+GR_HOSTDEV __int128
+gr_page_group_int_sum(const uint64_t *x)
+{
+	return (__int128) (int64_t) x[1] * ((__int128) 1 << 32) + (__int128) x[0];
+}
+
 /*
  * Whether checks (a collect job's GrPageCheck: HAVING on a scan table's
  * group) reject group entry e of a table with ngkeys keys, gkey_rel as the
@@ -153,7 +160,7 @@ gr_page_group_rejected(const GrPageCheck *checks, int ncheck, int ngkeys,
 		if (c->nonnull >= 0 && w[c->nonnull] == 0)
 			return true;
 		if (c->wide)
-			v = (__int128) (int64_t) w[c->word + 1] * ((__int128) 1 << 32) + (__int128) w[c->word];
+			v = gr_page_group_int_sum(&w[c->word]);
 		else
 			v = (int64_t) w[c->word];
 		cmp = (v > k) - (v < k);

@@ -991,6 +991,19 @@ int64_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Sort the n keys and keep each once; how many are left. */
+static int64
+unique_keys(int64 *keys, int64 n)
+{
+	int64		m = 0;
+
+	qsort(keys, n, sizeof(int64), int64_cmp);
+	for (int64 i = 0; i < n; i++)
+		if (m == 0 || keys[i] != keys[m - 1])
+			keys[m++] = keys[i];
+	return m;
+}
+
 /*
  * Whether relation bj's rows are fetched by an index for the n keys (in
  * memory the caller frees): few enough for its rows, an index on its
@@ -999,21 +1012,15 @@ int64_cmp(const void *a, const void *b)
 static bool
 index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, IndexRows *ir)
 {
-	int64		m = 0;
-
 	memset(ir, 0, sizeof(*ir));
 	if (bj->pages == NULL ||
 		(double) n * GR_INDEX_ROWS_PER_KEY > RelationGetForm(bj->pages->rel)->reltuples ||
 		!OidIsValid(key_index(bj->pages, col, ir)))
 		return false;
-	qsort(keys, n, sizeof(int64), int64_cmp);
-	for (int64 i = 0; i < n; i++)
-		if (m == 0 || keys[i] != keys[m - 1])
-			keys[m++] = keys[i];
 	ir->bs = bs;
 	ir->bj = bj;
 	ir->keys = keys;
-	ir->nkeys = m;
+	ir->nkeys = unique_keys(keys, n);
 	bind_quals(bs, bj->pages);
 	return true;
 }
@@ -1031,6 +1038,23 @@ index_key(const IndexRows *ir, int64 key, Datum *d)
 	else
 		return false;
 	return true;
+}
+
+/*
+ * A lookup of key in ir's index of rel, under the query's snapshot, or NULL
+ * where no value of the column is the key.
+ */
+static SysScanDesc
+key_lookup(BulkScanState *bs, const IndexRows *ir, Relation rel, int64 key)
+{
+	Datum		d;
+	ScanKeyData sk;
+
+	if (!index_key(ir, key, &d))
+		return NULL;
+	CHECK_FOR_INTERRUPTS();
+	ScanKeyInit(&sk, ir->attno, BTEqualStrategyNumber, ir->eq, d);
+	return systable_beginscan(rel, ir->index, true, bs->css.ss.ps.state->es_snapshot, 1, &sk);
 }
 
 /*
@@ -1068,17 +1092,11 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 
 		if (ir->scan == NULL)
 		{
-			Datum		d;
-			ScanKeyData sk;
-
 			if (ir->next >= ir->nkeys)
 				return false;
-			if (!index_key(ir, ir->keys[ir->next++], &d))
+			ir->scan = key_lookup(ir->bs, ir, t->rel, ir->keys[ir->next++]);
+			if (ir->scan == NULL)
 				continue;
-			CHECK_FOR_INTERRUPTS();
-			ScanKeyInit(&sk, ir->attno, BTEqualStrategyNumber, ir->eq, d);
-			ir->scan = systable_beginscan(t->rel, ir->index, true,
-										  ir->bs->css.ss.ps.state->es_snapshot, 1, &sk);
 			ir->lookups++;
 		}
 		tup = systable_getnext(ir->scan);
@@ -2334,13 +2352,6 @@ page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 	}
 }
 
-/* An integer sum's two running words x (page_group.h): high * 2^32 + low, as 128 bits. */
-static inline int128
-words_sum(const uint64 *x)
-{
-	return (int128) (int64) x[1] * ((int128) 1 << 32) + (int128) x[0];
-}
-
 /* The running word of count aggregate a (count(*): the group's rows; count(col): col's values). */
 static inline int
 count_word(const BulkScanState *bs, const BulkTable *t, const GrPageJob *job, int a)
@@ -2389,7 +2400,7 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 		}
 		else
 		{
-			int128		sum = words_sum(x);
+			int128		sum = gr_page_group_int_sum(x);
 
 			r->sum_lo = (int64) (uint64) sum;
 			r->sum_hi = (int64) (sum >> 64);
@@ -3036,7 +3047,7 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 	IndexRows	ir;
 	HeapTuple	stat;
 	double		distinct = 0;
-	int64		n = 0;
+	int64		n;
 	int64	   *keys;
 	ItemPointerData *tids;
 	int64		ntids = 0;
@@ -3070,10 +3081,7 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 	}
 	keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
 	memcpy(keys, by->hash->keys, sizeof(int64) * by->hash->nrows);
-	qsort(keys, by->hash->nrows, sizeof(int64), int64_cmp);
-	for (int64 i = 0; i < by->hash->nrows; i++)
-		if (n == 0 || keys[i] != keys[n - 1])
-			keys[n++] = keys[i];
+	n = unique_keys(keys, by->hash->nrows);
 	if ((double) n * GR_INDEX_ROWS_PER_KEY > distinct)
 	{
 		pfree(keys);
@@ -3084,17 +3092,11 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 	tids = palloc(sizeof(ItemPointerData) * room);
 	for (int64 i = 0; i < n; i++)
 	{
-		Datum		d;
-		ScanKeyData sk;
-		SysScanDesc scan;
+		SysScanDesc scan = key_lookup(bs, &ir, t->rel, keys[i]);
 		HeapTuple	tup;
 
-		if (!index_key(&ir, keys[i], &d))
+		if (scan == NULL)
 			continue;
-		CHECK_FOR_INTERRUPTS();
-		ScanKeyInit(&sk, ir.attno, BTEqualStrategyNumber, ir.eq, d);
-		scan = systable_beginscan(t->rel, ir.index, true,
-								  bs->css.ss.ps.state->es_snapshot, 1, &sk);
 		bs->table_lookups++;
 		while ((tup = systable_getnext(scan)) != NULL)
 		{
