@@ -341,6 +341,31 @@ SELECT * FROM same($$SELECT g_label, b_name, count(*) FROM jsale JOIN jbig ON b_
 -- built again on each rescan, for that scan's keys (a parameter in jpick's WHERE)
 SELECT * FROM same($$SELECT x, (SELECT count(*) FROM jsale JOIN jbig ON b_id = sa_item4 JOIN jgrp ON g_id = b_grp
   WHERE b_id IN (SELECT p_id FROM jpick WHERE p_id > x)) FROM (VALUES (0), (30), (80), (100)) v(x)$$);
+-- gpu_reduce.join_memory bounds the images as the planner estimates them:
+-- serially, jbig's 1000 rows less those jpick's 8 keys leave out (73 kB in
+-- all) fit 80 kB; a parallel build keeps every row, past 80 kB, so the
+-- plan is PostgreSQL's parallel one until the setting holds them
+SET gpu_reduce.join_memory = 80;
+SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+SET gpu_reduce.join_memory = 64;
+SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET gpu_reduce.join_memory = 80;
+SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+SET gpu_reduce.join_memory = 1000;
+SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
+RESET gpu_reduce.join_memory;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 -- the probe table itself is fetched by a btree index where a hashed
 -- relation its rows must match (inner or semi, on one of its columns) has
 -- few keys, at most a 64th of the column's distinct values (TPC-H Q18's

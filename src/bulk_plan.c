@@ -1815,7 +1815,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	}
 	/* the images to every GPU (all of them: the estimate covers every relation's) */
 	if (gpu && q->join != NULL)
-		cpu += cpu_tuple_cost * GR_BULK_GPU_BYTE_COST * q->join->hash_bytes * gr_gpu_count();
+		cpu += cpu_tuple_cost * GR_BULK_GPU_BYTE_COST * gr_gpu_count() *
+			(workers > 0 ? q->join->shared_bytes : q->join->hash_bytes);
 	/* the rows emitted: one per group, a partial state each */
 	cpu += cpu_tuple_cost * rows;
 	if (q->keys != NIL && partial)
@@ -1922,7 +1923,8 @@ parallel_possible(RelOptInfo *input_rel)
  * Whether a join may run in parallel: every relation it hashes has a plan
  * a parallel worker may run (the participants run them, each a partial
  * one's share, and hash them into the query's shared memory for all:
- * bulk_scan.c).
+ * bulk_scan.c), and their tables, every row kept, fit
+ * gpu_reduce.join_memory.
  */
 static bool
 joins_parallel_fit(const BulkQuery *q)
@@ -1934,6 +1936,11 @@ joins_parallel_fit(const BulkQuery *q)
 	foreach(lc, q->join->rels)
 		if (((GrJoinRel *) lfirst(lc))->safe_path == NULL)
 			return gr_decline("a relation of the join has no plan a parallel worker may run");
+	/* (a parallel build keeps every row a relation's plan gives) */
+	if (q->join->shared_bytes > (double) gr_join_memory_kb * 1024)
+		return gr_decline_hint("SET gpu_reduce.join_memory to more.",
+							   "the hashed relations' estimated %.0f kB built in parallel pass gpu_reduce.join_memory (%d kB)",
+							   q->join->shared_bytes / 1024, gr_join_memory_kb);
 	return true;
 }
 

@@ -67,7 +67,11 @@ typedef struct GrJoinPlan
 	double		build_rows;		/* rows hashed, all relations */
 	double		probe_ops;		/* key comparisons a probe table's row costs,
 								 * over the relations it reaches */
-	double		hash_bytes;		/* their hash tables' estimated memory */
+	double		hash_bytes;		/* their hash tables' estimated memory, built
+								 * serially (each less the rows later ones
+								 * leave out) */
+	double		shared_bytes;	/* the same built by a parallel plan (every
+								 * row) */
 	double		probe_misses;	/* probes a probe table's row costs into
 								 * hash tables over GR_JOIN_CACHE_BYTES (each
 								 * a cache miss where the CPU probes) */
