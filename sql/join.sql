@@ -343,8 +343,9 @@ SELECT * FROM same($$SELECT x, (SELECT count(*) FROM jsale JOIN jbig ON b_id = s
   WHERE b_id IN (SELECT p_id FROM jpick WHERE p_id > x)) FROM (VALUES (0), (30), (80), (100)) v(x)$$);
 -- gpu_reduce.join_memory bounds the images as the planner estimates them:
 -- serially, jbig's 1000 rows less those jpick's 8 keys leave out (73 kB in
--- all) fit 80 kB; a parallel build keeps every row, past 80 kB, so the
--- plan is PostgreSQL's parallel one until the setting holds them
+-- all) fit 80 kB; a parallel build keeps every row, past 80 kB, so no
+-- parallel node is planned until the setting holds them (where a GPU's
+-- serial node costs less, that one)
 SET gpu_reduce.join_memory = 80;
 SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
   JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
@@ -355,10 +356,25 @@ SET parallel_setup_cost = 0;
 SET parallel_tuple_cost = 0;
 SET min_parallel_table_scan_size = 0;
 SET max_parallel_workers_per_gather = 2;
+CREATE FUNCTION parallel_node(q text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || q LOOP
+        IF line LIKE '%Parallel Custom Scan (GpuReduce)%' THEN
+            RETURN true;
+        END IF;
+    END LOOP;
+    RETURN false;
+END $$;
 SET gpu_reduce.join_memory = 80;
-SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+SELECT parallel_node($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
   JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
 SET gpu_reduce.join_memory = 1000;
+SELECT parallel_node($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
+  JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$)
+  OR (SELECT count(*) > 0 FROM gpu_reduce_devices()) AS parallel_node_or_gpu;
+DROP FUNCTION parallel_node(text);
 SELECT * FROM same($$SELECT g_label, count(*), sum(sa_qty) FROM jsale JOIN jbig ON b_id = sa_item4
   JOIN jgrp ON g_id = b_grp WHERE b_id IN (SELECT p_id FROM jpick) GROUP BY 1$$);
 RESET gpu_reduce.join_memory;
