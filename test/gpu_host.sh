@@ -17,8 +17,9 @@
 #      query in a fresh session, through the bulk scan's page path (the GPU
 #      reads the pages), its CPU decoding and the per-row path; checks the
 #      page path's answers, its fallback to the CPU when the GPU fails, and
-#      answers (plain and GROUP BY) while writers change the pinned pages
-#      (GPU_HOST_STRESS_S seconds, default 60); restarts with the buffer pool unregistered;
+#      answers (plain, GROUP BY, a join whose hashed table the writers change,
+#      HAVING decided on the GPU's table) while writers change the pinned
+#      pages (GPU_HOST_STRESS_S seconds, default 60); restarts with the buffer pool unregistered;
 #      shows the bulk scan's
 #      EXPLAIN ANALYZE counters (GPU and CPU batches); shows the
 #      per-worker times; sweeps batch_rows (sweep.txt; GPU_HOST_SWEEP=0 skips
@@ -219,17 +220,25 @@ echo "== a failing GPU: each job's pinned pages are decoded on the CPU instead"
 psql_ -At -c "SET gpu_reduce.debug_fail_gpu = on" -c "SET max_parallel_workers_per_gather = 0" \
 	-c "SELECT (SELECT gpu_sum(x) FROM big) = (SELECT sum(x) FROM big) AS same_after_fallback" 2>&1 | tee "$scratch/ff"
 grep -q '^t$' "$scratch/ff" && grep -q "WARNING:  GPU page decoding failed" "$scratch/ff" || fail=1
-echo "== writers change pinned pages while the scans repeat (${GPU_HOST_STRESS_S:-60} s): each answer, plain and grouped, equals native in the same snapshot"
-psql_ -c "DROP TABLE IF EXISTS churn" -c "CREATE TABLE churn AS SELECT g AS k, g::int8 AS x, g % 16 AS grp FROM generate_series(1, 2000000) g" \
-	-c "VACUUM ANALYZE churn" -c "SELECT pg_prewarm('churn')" >/dev/null
+echo "== writers change pinned pages while the scans repeat (${GPU_HOST_STRESS_S:-60} s): each answer, plain, grouped, joined to a hashed table the writers change, and a GROUP BY of 100 000 groups whose HAVING the GPU's table decides, equals native in the same snapshot"
+psql_ -c "DROP TABLE IF EXISTS churn, churn_dim" \
+	-c "CREATE TABLE churn AS SELECT g AS k, g::int8 AS x, g % 16 AS grp, g % 100000 AS b FROM generate_series(1, 2000000) g" \
+	-c "CREATE TABLE churn_dim (id int PRIMARY KEY, g int)" \
+	-c "INSERT INTO churn_dim SELECT i, i % 5 FROM generate_series(0, 15) i" \
+	-c "VACUUM ANALYZE churn" -c "VACUUM ANALYZE churn_dim" -c "SELECT pg_prewarm('churn')" >/dev/null
+# (native's side: FILTER keeps PostgreSQL's plan; the node's: its join of churn_dim read from
+# its pages and probed by the GPU's jobs, and its final rows, HAVING checked on the scan's table)
+joined="SELECT d.g, %s s, count(*) %s c FROM churn JOIN churn_dim d ON d.id = grp WHERE k %% 7 <> 0 GROUP BY d.g"
+having="SELECT b, sum(x) %s s FROM churn GROUP BY b HAVING sum(x) %s > 20980000"
 end=$((SECONDS + ${GPU_HOST_STRESS_S:-60}))
 for w in 1 2 3 4; do
 	(while [ $SECONDS -lt $end ]; do
 		psql_ -q -c "BEGIN" -c "UPDATE churn SET x = x + 1 WHERE k % 1000 = (random() * 999)::int" \
 			-c "DELETE FROM churn WHERE k % 5000 = (random() * 4999)::int" \
-			-c "INSERT INTO churn SELECT g, g, g % 16 FROM generate_series(1, 500) g" \
+			-c "INSERT INTO churn SELECT g, g, g % 16, g % 100000 FROM generate_series(1, 500) g" \
+			-c "UPDATE churn_dim SET g = (random() * 4)::int WHERE id = (random() * 15)::int" \
 			-c "$([ $w = 1 ] && echo ROLLBACK || echo COMMIT)" >/dev/null 2>&1
-		[ $w = 2 ] && psql_ -q -c "VACUUM churn" >/dev/null 2>&1
+		[ $w = 2 ] && psql_ -q -c "VACUUM churn" -c "VACUUM churn_dim" >/dev/null 2>&1
 	done) &
 done
 scans=0 bad=0
@@ -242,7 +251,14 @@ while [ $SECONDS -lt $end ]; do
 			     FROM (SELECT grp, gpu_sum(x) s, count(*) c FROM churn WHERE k % 7 <> 0 GROUP BY grp) g)
 			  = (SELECT string_agg(grp || ':' || s || ':' || c, ',' ORDER BY grp)
 			     FROM (SELECT grp, sum(x) FILTER (WHERE true) s, count(*) FILTER (WHERE true) c
-			           FROM churn WHERE k % 7 <> 0 GROUP BY grp) n)" 2>&1)
+			           FROM churn WHERE k % 7 <> 0 GROUP BY grp) n)
+			AND (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g)
+			     FROM ($(printf "$joined" "gpu_sum(x)" "")) q)
+			  = (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g)
+			     FROM ($(printf "$joined" "sum(x) FILTER (WHERE true)" "FILTER (WHERE true)")) n)
+			AND (SELECT string_agg(b || ':' || s, ',' ORDER BY b) FROM ($(printf "$having" "" "")) q)
+			  = (SELECT string_agg(b || ':' || s, ',' ORDER BY b)
+			     FROM ($(printf "$having" "FILTER (WHERE true)" "FILTER (WHERE true)")) n)" 2>&1)
 		scans=$((scans + 1)); [ "$r" = t ] || { bad=$((bad + 1)); echo "stress: $r"; }
 	done
 done
@@ -250,12 +266,19 @@ wait
 echo "stress: $scans statements, $bad wrong"
 [ "$bad" = 0 ] && [ "$scans" -gt 0 ] || fail=1
 PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF) SELECT gpu_sum(x) FROM churn" | grep -E "Page Path|Decoded|Wait Time"
-# the grouped query of the loop ran through the node, serial and parallel
+# the grouped, joined and HAVING queries of the loop ran through the node, serial and parallel
 for workers in 0 4; do
 	PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "EXPLAIN (COSTS OFF)
 		SELECT grp, gpu_sum(x) s, count(*) c FROM churn WHERE k % 7 <> 0 GROUP BY grp" | tee "$scratch/gplan"
 	grep -q "GpuReduce" "$scratch/gplan" || { echo "stress: the grouped query did not use the node ($workers workers)"; fail=1; }
+	PGOPTIONS="-c max_parallel_workers_per_gather=$workers" psql_ -At -c "EXPLAIN (COSTS OFF)
+		$(printf "$joined" "gpu_sum(x)" "")" | tee "$scratch/gplan"
+	grep -q "Hashed: d " "$scratch/gplan" || { echo "stress: the joined query did not join in the node ($workers workers)"; fail=1; }
 done
+PGOPTIONS="-c max_parallel_workers_per_gather=0" psql_ -At -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
+	$(printf "$having" "" "")" | tee "$scratch/gplan" | grep -E "GpuReduce|Page Path|Groups|Rows Removed"
+grep -q "Page Path: gpu" "$scratch/gplan" && grep -Eq "Groups Collected and Rejected by HAVING: [1-9]" "$scratch/gplan" ||
+	{ echo "stress: HAVING was not decided on the GPU's table"; fail=1; }
 psql_ -c "SELECT sum(x) = gpu_sum(x) AS same_answer FROM big"
 echo "== GROUP BY with 1 M groups of about $((rows / 1048576)) rows: serial, EXPLAIN ANALYZE (time and peak memory)"
 [ "${GPU_HOST_GROUPS:-1}" = 1 ] || echo "(skipped: GPU_HOST_GROUPS=0)"
@@ -326,7 +349,7 @@ cp "$dir/log/server.log" "$out/server.log"
 if [ "${GPU_HOST_SANITIZE:-1}" != 0 ]; then
 	echo "== compute-sanitizer (test/gpu/sanitize.sh): memcheck, racecheck, synccheck; concurrent sessions"
 	OUT=$out/sanitize RUNS=${GPU_HOST_SANITIZE_RUNS:-1} bash "$root/test/gpu/sanitize.sh" >"$out/sanitize.txt" 2>&1
-	grep -E "^==|SUMMARY|statements|grouped queries|allocations|sanitize:|reported|crashed|failed|differs" "$out/sanitize.txt"
+	grep -E "^==|SUMMARY|statements|grouped queries|HAVING|allocations|sanitize:|reported|crashed|failed|differs" "$out/sanitize.txt"
 	grep -q "sanitize: PASSED" "$out/sanitize.txt" || fail=1
 fi
 echo "gpu_host: $([ $fail = 0 ] && echo PASSED || echo FAILED)"
