@@ -277,8 +277,9 @@ typedef struct GrPageJob
 	/*
 	 * A scan's table (scan_id not 0): the job folds its rows into a table
 	 * the service keeps on the device that runs it for this scan (made by
-	 * the scan's first job there, scan_cap groups), not into a table of its
-	 * own; a row that finds no room is handed back, never lost, so its
+	 * the scan's first job there, scan_cap groups, and grown, as far as
+	 * scan_max, before a job that could find it full), not into a table of
+	 * its own; a row that finds no room is handed back, never lost, so its
 	 * list holds every row (GR_PAGE_MAX_FALLBACK_ALL), and the job's own
 	 * groups are filled only by a GR_PAGE_JOB_COLLECT job.  The id's high
 	 * 32 bits are the scanning process's pid: a table whose process has
@@ -286,6 +287,7 @@ typedef struct GrPageJob
 	 */
 	uint64_t	scan_id;
 	uint32_t	scan_cap;
+	uint32_t	scan_max;
 	uint32_t	collect_first;
 	/*
 	 * A collect job's checks: the first (collect_first 0) drops the groups

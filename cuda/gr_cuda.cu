@@ -543,7 +543,8 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		  job->prog_off + GR_PAGE_ALIGN(sizeof(GrExprProg)) > job->entries_off)) ||
 		job->fallback_cap > (job->scan_id != 0 ? GR_PAGE_MAX_FALLBACK_ALL : GR_PAGE_MAX_FALLBACK) ||
 		(job->scan_id != 0 && (job->ngkeys == 0 || job->scan_cap == 0 ||
-							   job->scan_cap > GR_PAGE_MAX_SCAN_GROUPS)) ||
+							   job->scan_max < job->scan_cap ||
+							   job->scan_max > GR_PAGE_MAX_SCAN_GROUPS)) ||
 		((job->flags & GR_PAGE_JOB_COLLECT) && (job->scan_id == 0 || job->npages != 0)) ||
 		(job->fallback_cap > 0 &&
 		 (job->fallback_off < job->bytes_in ||
@@ -667,8 +668,11 @@ typedef struct GrScanTab
 	int			device;
 	bool		poisoned;		/* a job failed after it may have folded rows */
 	uint32_t	cap;
+	uint32_t	max;			/* the most groups it may grow to (GrPageJob.scan_max) */
 	uint32_t	hmask;
 	int			ew;				/* words of an entry */
+	uint64_t	known;			/* groups it held when last counted */
+	uint64_t	pending;		/* and the rows of the jobs queued since, at most */
 	int64_t		kept;			/* groups a collect job's checks kept; -1: unchecked */
 	uint64_t	dropped;		/* and those they dropped */
 	void	   *mem;
@@ -740,6 +744,55 @@ gr_cuda_scan_table_poison(uint64_t scan_id, int device)
 }
 
 /*
+ * Memory for a scan's table of cap groups of ew words: the count of groups
+ * made (0), the slots (a power of two at least twice cap, *hmask, each
+ * empty), the entries (not cleared), on c's stream, waited for.
+ */
+static int
+gr_scan_tab_alloc(GrCudaContext *c, uint32_t cap, int ew, void **mem, uint32_t *hmask)
+{
+	int64_t		nslots = 1;
+	size_t		slot_bytes;
+	cudaError_t err;
+	int			rc;
+
+	while (nslots < 2 * (int64_t) cap)
+		nslots *= 2;
+	slot_bytes = GR_PAGE_ALIGN(sizeof(uint32_t) * (size_t) nslots);
+	err = cudaMallocAsync(mem, 256 + slot_bytes + sizeof(uint64_t) * (size_t) cap * ew, c->stream);
+	if (err != cudaSuccess)
+	{
+		*mem = NULL;
+		(void) cudaGetLastError();
+		return gr_fail(GR_CUDA_ENOMEM, "page job: cudaMallocAsync of a scan's group table", err);
+	}
+	err = cudaMemsetAsync(*mem, 0, 256, c->stream);
+	if (err == cudaSuccess)
+		err = cudaMemsetAsync((char *) *mem + 256, 0xFF, sizeof(uint32_t) * (size_t) nslots,
+							  c->stream);
+	if (err == cudaSuccess)
+		err = cudaStreamSynchronize(c->stream);
+	if ((rc = gr_check(err, "page job: clear a scan's group table")) != GR_CUDA_OK)
+	{
+		(void) cudaFreeAsync(*mem, c->stream);
+		*mem = NULL;
+		return rc;
+	}
+	*hmask = (uint32_t) (nslots - 1);
+	return GR_CUDA_OK;
+}
+
+/* Point t's count, slots and entries into its memory (gr_scan_tab_alloc's layout). */
+static void
+gr_scan_tab_lay_out(GrScanTab *t)
+{
+	t->count = (unsigned long long *) t->mem;
+	t->slots = (uint32_t *) ((char *) t->mem + 256);
+	t->ents = (uint64_t *) ((char *) t->mem + 256 +
+							GR_PAGE_ALIGN(sizeof(uint32_t) * ((size_t) t->hmask + 1)));
+}
+
+/*
  * The table a job of a scan folds into on c's device: found, or made now
  * (the process's older tables freed first), its slots cleared before any
  * other stream may use it.
@@ -748,54 +801,98 @@ static int
 gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 {
 	GrScanTab  *t = gr_scan_tab_find(job->scan_id, c->device);
-	int64_t		nslots = 1;
-	size_t		slot_bytes;
-	size_t		bytes;
-	cudaError_t err;
 	int			rc;
 
 	*out = t;
 	if (t != NULL)
-		return t->ew == gr_page_group_entry_words(job) && t->cap == job->scan_cap ? GR_CUDA_OK :
+		return t->ew == gr_page_group_entry_words(job) && t->max == job->scan_max ? GR_CUDA_OK :
 			gr_fail(GR_CUDA_EINVAL, "page job: a scan's table of another layout", cudaSuccess);
 	gr_cuda_scan_tables_drop((uint32_t) (job->scan_id >> 32), job->scan_id);
 	t = gr_scan_tab_find(0, 0);
 	if (t == NULL)
 		return gr_fail(GR_CUDA_ENOMEM, "page job: too many scans' group tables", cudaSuccess);
-	while (nslots < 2 * (int64_t) job->scan_cap)
-		nslots *= 2;
-	slot_bytes = GR_PAGE_ALIGN(sizeof(uint32_t) * (size_t) nslots);
-	bytes = 256 + slot_bytes + sizeof(uint64_t) * (size_t) job->scan_cap *
-		gr_page_group_entry_words(job);
-	err = cudaMallocAsync(&t->mem, bytes, c->stream);
-	if (err != cudaSuccess)
-	{
-		t->mem = NULL;
-		(void) cudaGetLastError();
-		return gr_fail(GR_CUDA_ENOMEM, "page job: cudaMallocAsync of a scan's group table", err);
-	}
-	t->count = (unsigned long long *) t->mem;
-	t->slots = (uint32_t *) ((char *) t->mem + 256);
-	t->ents = (uint64_t *) ((char *) t->mem + 256 + slot_bytes);
-	err = cudaMemsetAsync(t->mem, 0, 256, c->stream);
-	if (err == cudaSuccess)
-		err = cudaMemsetAsync(t->slots, 0xFF, sizeof(uint32_t) * (size_t) nslots, c->stream);
-	if (err == cudaSuccess)
-		err = cudaStreamSynchronize(c->stream);
-	if ((rc = gr_check(err, "page job: clear a scan's group table")) != GR_CUDA_OK)
-	{
-		(void) cudaFreeAsync(t->mem, c->stream);
-		t->mem = NULL;
+	if ((rc = gr_scan_tab_alloc(c, job->scan_cap, gr_page_group_entry_words(job), &t->mem,
+								&t->hmask)) != GR_CUDA_OK)
 		return rc;
-	}
+	gr_scan_tab_lay_out(t);
 	t->scan_id = job->scan_id;
 	t->device = c->device;
 	t->cap = job->scan_cap;
-	t->hmask = (uint32_t) (nslots - 1);
+	t->max = job->scan_max;
 	t->ew = gr_page_group_entry_words(job);
+	t->known = 0;
+	t->pending = 0;
 	t->kept = -1;
 	*out = t;
 	return GR_CUDA_OK;
+}
+
+/*
+ * Room in a scan's table for a job's rows (each line pointer of its pages
+ * a new group at most; a join's row that matches several rows of a
+ * relation may make more, and those without room go to the host as
+ * before).  While the rows queued since the table was last counted fit
+ * what it had left, nothing waits.  Else every job on the device is waited
+ * for, the groups counted, and where this job could find the table full
+ * it grows, as far as scan_max: twice as large, or as this job needs,
+ * the groups' entries copied and their slots made again.  A table that
+ * cannot grow (scan_max, or no device memory) stays as it is: rows of new
+ * groups past its room go to the host, as they always could.
+ */
+static int
+gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
+{
+	const GrPageEntry *e = gr_page_job_entries((GrPageJob *) job);
+	uint64_t	rows = 0;
+	unsigned long long made;
+	uint64_t	want;
+	void	   *mem;
+	uint32_t	hmask;
+	GrScanTab	old;
+	cudaError_t err;
+	int			rc;
+
+	for (uint32_t p = 0; p < job->npages; p++)
+		rows += e[p].nlp;
+	if (t->pending + rows <= t->cap - t->known)
+	{
+		t->pending += rows;
+		return GR_CUDA_OK;
+	}
+	err = cudaDeviceSynchronize();
+	if (err == cudaSuccess)
+		err = cudaMemcpy(&made, t->count, sizeof(made), cudaMemcpyDeviceToHost);
+	if (err != cudaSuccess)
+		return gr_check(err, "page job: count a scan's groups");
+	t->known = made < t->cap ? made : t->cap;
+	t->pending = rows;
+	if (t->known + rows <= t->cap || t->cap >= t->max)
+		return GR_CUDA_OK;
+	want = t->known + rows > 2 * (uint64_t) t->cap ? t->known + rows : 2 * (uint64_t) t->cap;
+	if (want > t->max)
+		want = t->max;
+	rc = gr_scan_tab_alloc(c, (uint32_t) want, t->ew, &mem, &hmask);
+	if (rc == GR_CUDA_ENOMEM)
+		return GR_CUDA_OK;		/* (no device memory for it: the table stays) */
+	if (rc != GR_CUDA_OK)
+		return rc;
+	old = *t;
+	t->mem = mem;
+	t->hmask = hmask;
+	t->cap = (uint32_t) want;
+	gr_scan_tab_lay_out(t);
+	made = t->known;
+	err = cudaMemcpyAsync(t->count, &made, sizeof(made), cudaMemcpyHostToDevice, c->stream);
+	if (err == cudaSuccess && t->known > 0)
+		err = cudaMemcpyAsync(t->ents, old.ents, sizeof(uint64_t) * t->known * t->ew,
+							  cudaMemcpyDeviceToDevice, c->stream);
+	if (err == cudaSuccess)
+		err = gr_launch_scan_rehash(t->slots, t->hmask, t->ents, t->ew, job->ngkeys,
+									(uint32_t) t->known, c->stream);
+	if (err == cudaSuccess)
+		err = cudaStreamSynchronize(c->stream);
+	(void) cudaFree(old.mem);
+	return gr_check(err, "page job: grow a scan's group table");
 }
 
 /*
@@ -1126,7 +1223,8 @@ gr_cuda_pages_extract(GrCudaContext *c, const void *pool, GrPageJob *job)
 		/* the scan's table, made by its first job here */
 		GrScanTab  *t;
 
-		if ((rc = gr_scan_tab_get(c, job, &t)) != GR_CUDA_OK)
+		if ((rc = gr_scan_tab_get(c, job, &t)) != GR_CUDA_OK ||
+			(rc = gr_scan_tab_room(c, t, job)) != GR_CUDA_OK)
 			return rc;
 		gslots = t->slots;
 		gents = t->ents;

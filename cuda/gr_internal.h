@@ -159,6 +159,10 @@ struct GrPageJob;
 cudaError_t gr_launch_scan_check(const struct GrPageJob *job, uint64_t *ents, int ew,
 								 uint32_t n, uint32_t *kept, cudaStream_t stream);
 
+/* a scan's grown table's slots filled for its n entries (gr_page.cu) */
+cudaError_t gr_launch_scan_rehash(uint32_t *slots, uint32_t hmask, const uint64_t *ents, int ew,
+								  int nk, uint32_t n, cudaStream_t stream);
+
 /* CUB temporary storage gr_launch_page_compact needs for up to rows rows (gr_page.cu) */
 cudaError_t gr_page_compact_temp_bytes(int64_t rows, size_t *bytes);
 

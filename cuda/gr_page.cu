@@ -580,6 +580,36 @@ gr_scan_gather_kernel(const uint64_t *ents, int ew, const uint32_t *idx, uint32_
 		out[i] = ents[(size_t) idx[i / ew] * ew + i % ew];
 }
 
+/* Each of n entries (ew words, its nk keys after their NULL flags) in its slot of slots. */
+__global__ static void
+gr_scan_rehash_kernel(uint32_t *slots, uint32_t hmask, const uint64_t *ents, int ew, int nk,
+					  uint32_t n)
+{
+	uint32_t	g = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (g >= n)
+		return;
+	for (uint32_t i = (uint32_t) gr_page_group_hash(ents + (size_t) g * ew, nk) & hmask;;
+		 i = (i + 1) & hmask)
+		if (atomicCAS(&slots[i], GR_GSLOT_EMPTY, g) == GR_GSLOT_EMPTY)
+			return;
+}
+
+/*
+ * A scan's table grown: its n groups' entries already copied into ents,
+ * their slots (hmask + 1, cleared to empty) filled as gr_group_find finds
+ * them.  Queued on the stream.
+ */
+cudaError_t
+gr_launch_scan_rehash(uint32_t *slots, uint32_t hmask, const uint64_t *ents, int ew, int nk,
+					  uint32_t n, cudaStream_t stream)
+{
+	if (n == 0)
+		return cudaSuccess;
+	gr_scan_rehash_kernel<<<(n + 255) / 256, 256, 0, stream>>>(slots, hmask, ents, ew, nk, n);
+	return cudaGetLastError();
+}
+
 /*
  * The groups of a scan's table that a collect job's checks pass, moved in
  * their order to the front of the table's n entries; *kept: how many.

@@ -154,6 +154,15 @@ SELECT collected AS scan_table_groups, overflowed BETWEEN 1 AND 5 AS jobs_met_it
 FROM gpnode('SELECT k100, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
 SELECT * FROM gpq('SELECT t, i2 % 2, count(*), gpu_sum(f) FROM gpk GROUP BY 1, 2');
 RESET gpu_reduce.debug_job_groups;
+-- a scan's table made for fewer groups than come grows as they come (a
+-- GPU's before a job that could find it full, the rows it had counted
+-- and their slots moved), as far as gpu_reduce.group_table_memory holds:
+-- no row goes to the CPU, every group is collected once
+SET gpu_reduce.debug_scan_groups = 64;
+SELECT * FROM gpq('SELECT k1000, count(*), count(x), gpu_sum(x), gpu_sum(f), gpu_min(i4) FROM gpk GROUP BY 1');
+SELECT collected AS scan_table_groups, overflowed FROM gpnode('SELECT k1000, count(*), gpu_sum(x) FROM gpk GROUP BY 1');
+SELECT * FROM gpq('SELECT k100, i2, count(*), gpu_sum(x) FROM gpk WHERE x % 3 <> 0 GROUP BY 1, 2');
+RESET gpu_reduce.debug_scan_groups;
 -- the group table past its memory while the scan's table is collected:
 -- emitted and started afresh, PostgreSQL's Finalize Aggregate merges
 SET work_mem = '64kB';

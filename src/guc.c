@@ -18,6 +18,7 @@ bool		gr_fallback = true;
 bool		gr_debug_fail_gpu = false;
 bool		gr_debug_page_read_only = false;
 int			gr_debug_job_groups = 0;
+int			gr_debug_scan_groups = 0;
 int			gr_debug_error_page = 0;
 int			gr_debug_wait_page = 0;
 bool		gr_debug_buffer_manager_pins = false;
@@ -117,6 +118,12 @@ gr_guc_define(void)
 							"A job that meets more groups is decoded by the CPU as a whole; "
 							"a row that finds a scan's table full is handed to the CPU.",
 							&gr_debug_job_groups, 0, 0, 16384,
+							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
+
+	DefineCustomIntVariable("gpu_reduce.debug_scan_groups",
+							"For tests: the groups a scan's GROUP BY table is made for (0: from the planner's estimate).",
+							"The table grows as its groups come, as far as gpu_reduce.group_table_memory holds.",
+							&gr_debug_scan_groups, 0, 0, 1 << 20,
 							PGC_USERSET, GUC_NOT_IN_SAMPLE, NULL, NULL, NULL);
 
 	DefineCustomIntVariable("gpu_reduce.debug_error_page",

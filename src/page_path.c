@@ -301,6 +301,25 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec 
 }
 
 /*
+ * The most groups a scan's table may grow to as its groups come (a GPU's
+ * before a job that could find it full: gr_cuda.cu; the host's as it
+ * goes): what gpu_reduce.group_table_memory holds, or
+ * gpu_reduce.debug_job_groups.  Past that, rows of new groups go to the
+ * CPU (Jobs Over Group Room).
+ */
+static uint32
+scan_max(int entry_words)
+{
+	double		room = (double) gr_group_table_memory * 1024.0 * 1024.0 /
+		(sizeof(uint64) * entry_words + 2 * sizeof(uint32));
+
+	room = Min(room, (double) GR_PAGE_MAX_SCAN_GROUPS);
+	if (gr_debug_job_groups > 0)
+		room = Min(room, (double) gr_debug_job_groups);
+	return (uint32) Max(room, 1.0);
+}
+
+/*
  * Groups of a scan's table: four times the planner's estimate, and where
  * the estimate is large, up to 64 times it as far as the table has rows
  * (PostgreSQL's estimate of a column's distinct values from its sample
@@ -308,24 +327,22 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec 
  * l_orderkey, 374 634 for 1.5 M at SF1, about 405 000 for 7.5 M at SF5,
  * where sixteen times it left 65 jobs without room, their rows to the CPU,
  * and the scan in ten passes past gpu_reduce.group_memory), at least
- * GR_PAGE_MIN_SCAN_GROUPS, within gpu_reduce.group_table_memory (and
- * gpu_reduce.debug_job_groups, which tests set to fill it).  A GPU's
- * table takes its room when made (its slots cleared, not its entries);
- * the host's grows as its groups come (grow_cpu_slots).
+ * GR_PAGE_MIN_SCAN_GROUPS (or gpu_reduce.debug_scan_groups, which tests
+ * set small), within scan_max.  A GPU's table takes its room when made (its
+ * slots cleared, not its entries) and grows, where a job could find it
+ * full, as far as scan_max; the host's grows as its groups come
+ * (grow_cpu_slots).
  */
 static uint32
 scan_cap(const GrPageGroupSpec *grp, int entry_words)
 {
 	double		want = Max(4.0 * grp->groups, (double) GR_PAGE_MIN_SCAN_GROUPS);
-	double		room = (double) gr_group_table_memory * 1024.0 * 1024.0 /
-		(sizeof(uint64) * entry_words + 2 * sizeof(uint32));
 
 	if (grp->groups >= GR_PAGE_MIN_SCAN_GROUPS / 4)
 		want = Max(want, Min(64.0 * grp->groups, grp->rows));
-	want = Min(want, Min(room, (double) GR_PAGE_MAX_SCAN_GROUPS));
-	if (gr_debug_job_groups > 0)
-		want = Min(want, (double) gr_debug_job_groups);
-	return (uint32) Max(want, 1.0);
+	if (gr_debug_scan_groups > 0)
+		want = gr_debug_scan_groups;
+	return (uint32) Max(Min(want, (double) scan_max(entry_words)), 1.0);
 }
 
 /*
@@ -658,6 +675,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 
 			job->scan_id = (uint64) (uint32) MyProcPid << 32 | ++scans;
 			job->scan_cap = scan_cap(grp, ew);
+			job->scan_max = scan_max(ew);
 		}
 		if (mode == GR_PAGE_PATH_CPU)
 		{
@@ -776,7 +794,7 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	uint64	   *ents = pp->scan ? pp->cpu_ents : (uint64 *) ((char *) job + job->group_off);
 	uint64	   *counts = job->counts;
 	uint64	   *ngroups = pp->scan ? &pp->cpu_ngroups : &counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
-	uint32		cap = pp->scan ? job->scan_cap : job->group_cap;
+	uint32		cap = pp->scan ? job->scan_max : job->group_cap;
 	int			ncols = job->ncols;
 	int			nk = job->ngkeys;
 	int			ew = gr_page_group_entry_words(job);

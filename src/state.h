@@ -272,6 +272,7 @@ typedef enum GrBufHintsDebug
 extern int	gr_debug_buffer_hints;
 extern bool gr_debug_page_read_only;
 extern int	gr_debug_job_groups;
+extern int	gr_debug_scan_groups;
 extern int	gr_debug_error_page;
 extern int	gr_debug_wait_page;
 extern bool gr_debug_buffer_manager_pins;
