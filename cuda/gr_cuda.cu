@@ -672,7 +672,9 @@ typedef struct GrScanTab
 	uint32_t	hmask;
 	int			ew;				/* words of an entry */
 	uint64_t	known;			/* groups it held when last counted */
-	uint64_t	pending;		/* and the rows of the jobs queued since, at most */
+	uint64_t	counted;		/* rows of the jobs queued before that count */
+	uint64_t	pending;		/* rows of the jobs queued since */
+	double		rate;			/* new groups a row is expected to make */
 	int64_t		kept;			/* groups a collect job's checks kept; -1: unchecked */
 	uint64_t	dropped;		/* and those they dropped */
 	void	   *mem;
@@ -821,7 +823,9 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 	t->max = job->scan_max;
 	t->ew = gr_page_group_entry_words(job);
 	t->known = 0;
+	t->counted = 0;
 	t->pending = 0;
+	t->rate = 1;
 	t->kept = -1;
 	*out = t;
 	return GR_CUDA_OK;
@@ -829,15 +833,17 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 
 /*
  * Room in a scan's table for a job's rows (each line pointer of its pages
- * a new group at most; a join's row that matches several rows of a
- * relation may make more, and those without room go to the host as
- * before).  While the rows queued since the table was last counted fit
- * what it had left, nothing waits.  Else every job on the device is waited
- * for, the groups counted, and where this job could find the table full
- * it grows, as far as scan_max: twice as large, or as this job needs,
- * the groups' entries copied and their slots made again.  A table that
- * cannot grow (scan_max, or no device memory) stays as it is: rows of new
- * groups past its room go to the host, as they always could.
+ * a row).  While the rows queued since the table was last counted, at the
+ * new groups a row is expected to make (twice the groups per row counted
+ * so far, at least 1/64 of one; before a count, one each), fit the room it
+ * had, nothing waits.  Else every job on the device is waited for and the
+ * groups counted; where this job's rows could then pass the room, the
+ * table grows, as far as scan_max: twice as large, or as large as the
+ * job's rows need, the groups' entries copied and their slots made again.
+ * The expectation may fall short (a join's row that matches several rows,
+ * keys that change their spread) and a table that cannot grow (scan_max,
+ * no device memory) stays: rows of new groups past its room go to the
+ * host, as they always could.
  */
 static int
 gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
@@ -854,7 +860,7 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 
 	for (uint32_t p = 0; p < job->npages; p++)
 		rows += e[p].nlp;
-	if (t->pending + rows <= t->cap - t->known)
+	if (t->known + (double) (t->pending + rows) * t->rate <= (double) t->cap)
 	{
 		t->pending += rows;
 		return GR_CUDA_OK;
@@ -865,8 +871,11 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	if (err != cudaSuccess)
 		return gr_check(err, "page job: count a scan's groups");
 	t->known = made < t->cap ? made : t->cap;
+	t->counted += t->pending;
 	t->pending = rows;
-	if (t->known + rows <= t->cap || t->cap >= t->max)
+	if (t->counted > 0)
+		t->rate = fmin(1.0, fmax(2.0 * t->known / t->counted, 1.0 / 64));
+	if (t->known + (double) rows * t->rate <= (double) t->cap || t->cap >= t->max)
 		return GR_CUDA_OK;
 	want = t->known + rows > 2 * (uint64_t) t->cap ? t->known + rows : 2 * (uint64_t) t->cap;
 	if (want > t->max)
