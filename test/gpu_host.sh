@@ -229,7 +229,7 @@ psql_ -c "DROP TABLE IF EXISTS churn, churn_dim" \
 # (native's side: FILTER keeps PostgreSQL's plan; the node's: its join of churn_dim read from
 # its pages and probed by the GPU's jobs, and its final rows, HAVING checked on the scan's table)
 joined="SELECT d.g, %s s, count(*) %s c FROM churn JOIN churn_dim d ON d.id = grp WHERE k %% 7 <> 0 GROUP BY d.g"
-having="SELECT b, sum(x) %s s FROM churn GROUP BY b HAVING sum(x) %s > 20980000"
+having="SELECT b, %s s FROM churn GROUP BY b HAVING %s > 20980000"
 end=$((SECONDS + ${GPU_HOST_STRESS_S:-60}))
 for w in 1 2 3 4; do
 	(while [ $SECONDS -lt $end ]; do
@@ -257,9 +257,9 @@ while [ $SECONDS -lt $end ]; do
 			     FROM ($(printf "$joined" "gpu_sum(x)" "")) q)
 			  = (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g)
 			     FROM ($(printf "$joined" "sum(x) FILTER (WHERE true)" "FILTER (WHERE true)")) n)
-			AND (SELECT string_agg(b || ':' || s, ',' ORDER BY b) FROM ($(printf "$having" "" "")) q)
+			AND (SELECT string_agg(b || ':' || s, ',' ORDER BY b) FROM ($(printf "$having" "gpu_sum(x)" "gpu_sum(x)")) q)
 			  = (SELECT string_agg(b || ':' || s, ',' ORDER BY b)
-			     FROM ($(printf "$having" "FILTER (WHERE true)" "FILTER (WHERE true)")) n)" 2>&1)
+			     FROM ($(printf "$having" "sum(x) FILTER (WHERE true)" "sum(x) FILTER (WHERE true)")) n)" 2>&1)
 		scans=$((scans + 1)); [ "$r" = t ] || { bad=$((bad + 1)); echo "stress: $r"; }
 	done
 done
@@ -276,8 +276,8 @@ for workers in 0 4; do
 		$(printf "$joined" "gpu_sum(x)" "")" | tee "$scratch/gplan"
 	grep -q "Hashed: d " "$scratch/gplan" || { echo "stress: the joined query did not join in the node ($workers workers)"; fail=1; }
 done
-PGOPTIONS="-c max_parallel_workers_per_gather=0 -c gpu_reduce.debug_scan_groups=4096" psql_ -At -c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF)
-	$(printf "$having" "" "")" | tee "$scratch/gplan" | grep -E "GpuReduce|Page Path|Groups|Rows Removed|Room"
+PGOPTIONS="-c max_parallel_workers_per_gather=0 -c gpu_reduce.debug_scan_groups=4096" psql_ -At -c "EXPLAIN (ANALYZE, VERBOSE, COSTS OFF, TIMING OFF)
+	$(printf "$having" "gpu_sum(x)" "gpu_sum(x)")" | tee "$scratch/gplan" | grep -E "GpuReduce|Page Path|Groups|Rows Removed|Room"
 grep -q "Page Path: gpu" "$scratch/gplan" && grep -Eq "Groups Collected and Rejected by HAVING: [1-9]" "$scratch/gplan" &&
 	! grep -Eq "Jobs Over Group Room: [1-9]" "$scratch/gplan" ||
 	{ echo "stress: HAVING was not decided on the GPU's table, grown from 4096 groups to 100 000"; fail=1; }
