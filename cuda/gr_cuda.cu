@@ -675,6 +675,7 @@ typedef struct GrScanTab
 	uint64_t	counted;		/* rows of the jobs queued before that count */
 	uint64_t	pending;		/* rows of the jobs queued since */
 	double		rate;			/* new groups a row is expected to make */
+	bool		stays;			/* it could not grow (no device memory): not again */
 	int64_t		kept;			/* groups a collect job's checks kept; -1: unchecked */
 	uint64_t	dropped;		/* and those they dropped */
 	void	   *mem;
@@ -826,6 +827,7 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 	t->counted = 0;
 	t->pending = 0;
 	t->rate = 1;
+	t->stays = false;
 	t->kept = -1;
 	*out = t;
 	return GR_CUDA_OK;
@@ -842,8 +844,8 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
  * job's rows need, the groups' entries copied and their slots made again.
  * The expectation may fall short (a join's row that matches several rows,
  * keys that change their spread) and a table that cannot grow (scan_max,
- * no device memory) stays: rows of new groups past its room go to the
- * host, as they always could.
+ * no device memory) stays, no longer counted: rows of new groups past its
+ * room go to the host, as they always could.
  */
 static int
 gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
@@ -858,6 +860,9 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	cudaError_t err;
 	int			rc;
 
+	/* (a table that cannot grow is not counted: nothing waits) */
+	if (t->cap >= t->max || t->stays)
+		return GR_CUDA_OK;
 	for (uint32_t p = 0; p < job->npages; p++)
 		rows += e[p].nlp;
 	if (t->known + (double) (t->pending + rows) * t->rate <= (double) t->cap)
@@ -875,14 +880,18 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	t->pending = rows;
 	if (t->counted > 0)
 		t->rate = fmin(1.0, fmax(2.0 * t->known / t->counted, 1.0 / 64));
-	if (t->known + (double) rows * t->rate <= (double) t->cap || t->cap >= t->max)
+	if (t->known + (double) rows * t->rate <= (double) t->cap)
 		return GR_CUDA_OK;
 	want = t->known + rows > 2 * (uint64_t) t->cap ? t->known + rows : 2 * (uint64_t) t->cap;
 	if (want > t->max)
 		want = t->max;
 	rc = gr_scan_tab_alloc(c, (uint32_t) want, t->ew, &mem, &hmask);
 	if (rc == GR_CUDA_ENOMEM)
-		return GR_CUDA_OK;		/* (no device memory for it: the table stays) */
+	{
+		/* no device memory for it: the table stays as it is, and is not counted again */
+		t->stays = true;
+		return GR_CUDA_OK;
+	}
 	if (rc != GR_CUDA_OK)
 		return rc;
 	old = *t;
