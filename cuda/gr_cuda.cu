@@ -747,12 +747,13 @@ gr_cuda_scan_table_poison(uint64_t scan_id, int device)
 }
 
 /*
- * Memory for a scan's table of cap groups of ew words: the count of groups
- * made (0), the slots (a power of two at least twice cap, *hmask, each
- * empty), the entries (not cleared), on c's stream, waited for.
+ * Memory for t, a scan's table of cap groups of ew words: its count of
+ * groups made (0), its slots (a power of two at least twice cap, each
+ * empty: t->hmask), its entries (not cleared), on c's stream, waited for.
+ * Sets t's memory, layout and cap alone.
  */
 static int
-gr_scan_tab_alloc(GrCudaContext *c, uint32_t cap, int ew, void **mem, uint32_t *hmask)
+gr_scan_tab_alloc(GrCudaContext *c, uint32_t cap, int ew, GrScanTab *t)
 {
 	int64_t		nslots = 1;
 	size_t		slot_bytes;
@@ -762,37 +763,31 @@ gr_scan_tab_alloc(GrCudaContext *c, uint32_t cap, int ew, void **mem, uint32_t *
 	while (nslots < 2 * (int64_t) cap)
 		nslots *= 2;
 	slot_bytes = GR_PAGE_ALIGN(sizeof(uint32_t) * (size_t) nslots);
-	err = cudaMallocAsync(mem, 256 + slot_bytes + sizeof(uint64_t) * (size_t) cap * ew, c->stream);
+	err = cudaMallocAsync(&t->mem, 256 + slot_bytes + sizeof(uint64_t) * (size_t) cap * ew,
+						  c->stream);
 	if (err != cudaSuccess)
 	{
-		*mem = NULL;
+		t->mem = NULL;
 		(void) cudaGetLastError();
 		return gr_fail(GR_CUDA_ENOMEM, "page job: cudaMallocAsync of a scan's group table", err);
 	}
-	err = cudaMemsetAsync(*mem, 0, 256, c->stream);
+	t->count = (unsigned long long *) t->mem;
+	t->slots = (uint32_t *) ((char *) t->mem + 256);
+	t->ents = (uint64_t *) ((char *) t->mem + 256 + slot_bytes);
+	err = cudaMemsetAsync(t->mem, 0, 256, c->stream);
 	if (err == cudaSuccess)
-		err = cudaMemsetAsync((char *) *mem + 256, 0xFF, sizeof(uint32_t) * (size_t) nslots,
-							  c->stream);
+		err = cudaMemsetAsync(t->slots, 0xFF, sizeof(uint32_t) * (size_t) nslots, c->stream);
 	if (err == cudaSuccess)
 		err = cudaStreamSynchronize(c->stream);
 	if ((rc = gr_check(err, "page job: clear a scan's group table")) != GR_CUDA_OK)
 	{
-		(void) cudaFreeAsync(*mem, c->stream);
-		*mem = NULL;
+		(void) cudaFreeAsync(t->mem, c->stream);
+		t->mem = NULL;
 		return rc;
 	}
-	*hmask = (uint32_t) (nslots - 1);
+	t->hmask = (uint32_t) (nslots - 1);
+	t->cap = cap;
 	return GR_CUDA_OK;
-}
-
-/* Point t's count, slots and entries into its memory (gr_scan_tab_alloc's layout). */
-static void
-gr_scan_tab_lay_out(GrScanTab *t)
-{
-	t->count = (unsigned long long *) t->mem;
-	t->slots = (uint32_t *) ((char *) t->mem + 256);
-	t->ents = (uint64_t *) ((char *) t->mem + 256 +
-							GR_PAGE_ALIGN(sizeof(uint32_t) * ((size_t) t->hmask + 1)));
 }
 
 /*
@@ -814,13 +809,11 @@ gr_scan_tab_get(GrCudaContext *c, const GrPageJob *job, GrScanTab **out)
 	t = gr_scan_tab_find(0, 0);
 	if (t == NULL)
 		return gr_fail(GR_CUDA_ENOMEM, "page job: too many scans' group tables", cudaSuccess);
-	if ((rc = gr_scan_tab_alloc(c, job->scan_cap, gr_page_group_entry_words(job), &t->mem,
-								&t->hmask)) != GR_CUDA_OK)
+	if ((rc = gr_scan_tab_alloc(c, job->scan_cap, gr_page_group_entry_words(job), t)) !=
+		GR_CUDA_OK)
 		return rc;
-	gr_scan_tab_lay_out(t);
 	t->scan_id = job->scan_id;
 	t->device = c->device;
-	t->cap = job->scan_cap;
 	t->max = job->scan_max;
 	t->ew = gr_page_group_entry_words(job);
 	t->known = 0;
@@ -854,9 +847,7 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	uint64_t	rows = 0;
 	unsigned long long made;
 	uint64_t	want;
-	void	   *mem;
-	uint32_t	hmask;
-	GrScanTab	old;
+	GrScanTab	grown;
 	cudaError_t err;
 	int			rc;
 
@@ -885,7 +876,8 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	want = t->known + rows > 2 * (uint64_t) t->cap ? t->known + rows : 2 * (uint64_t) t->cap;
 	if (want > t->max)
 		want = t->max;
-	rc = gr_scan_tab_alloc(c, (uint32_t) want, t->ew, &mem, &hmask);
+	grown = *t;
+	rc = gr_scan_tab_alloc(c, (uint32_t) want, t->ew, &grown);
 	if (rc == GR_CUDA_ENOMEM)
 	{
 		/* no device memory for it: the table stays as it is, and is not counted again */
@@ -894,22 +886,18 @@ gr_scan_tab_room(GrCudaContext *c, GrScanTab *t, const GrPageJob *job)
 	}
 	if (rc != GR_CUDA_OK)
 		return rc;
-	old = *t;
-	t->mem = mem;
-	t->hmask = hmask;
-	t->cap = (uint32_t) want;
-	gr_scan_tab_lay_out(t);
 	made = t->known;
-	err = cudaMemcpyAsync(t->count, &made, sizeof(made), cudaMemcpyHostToDevice, c->stream);
+	err = cudaMemcpyAsync(grown.count, &made, sizeof(made), cudaMemcpyHostToDevice, c->stream);
 	if (err == cudaSuccess && t->known > 0)
-		err = cudaMemcpyAsync(t->ents, old.ents, sizeof(uint64_t) * t->known * t->ew,
+		err = cudaMemcpyAsync(grown.ents, t->ents, sizeof(uint64_t) * t->known * t->ew,
 							  cudaMemcpyDeviceToDevice, c->stream);
 	if (err == cudaSuccess)
-		err = gr_launch_scan_rehash(t->slots, t->hmask, t->ents, t->ew, job->ngkeys,
+		err = gr_launch_scan_rehash(grown.slots, grown.hmask, grown.ents, t->ew, job->ngkeys,
 									(uint32_t) t->known, c->stream);
 	if (err == cudaSuccess)
 		err = cudaStreamSynchronize(c->stream);
-	(void) cudaFree(old.mem);
+	(void) cudaFree(t->mem);
+	*t = grown;
 	return gr_check(err, "page job: grow a scan's group table");
 }
 
