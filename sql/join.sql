@@ -712,11 +712,25 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
--- the page path's jobs sum a computed numeric at one scale: the scan decodes on the CPU
+-- the page path's jobs sum a choice of several scales at the largest and
+-- take the largest of their rows' own: grouped, not grouped, joined; a
+-- NULL's branch's scale is not counted (sc_w is NULL where sc_id % 7 = 0:
+-- those groups' sums show 0, as their ELSE's)
 SET gpu_reduce.page_path = cpu;
 SELECT page_path_of($$SELECT sc_g, sum(coalesce(sc_v, 0)) FROM jscale GROUP BY 1$$);
 SELECT * FROM same($$SELECT sc_g, sum(coalesce(sc_v, 0)), avg(CASE WHEN sc_k LIKE 'PROMO%' THEN sc_v * sc_w ELSE 0 END)
   FROM jscale GROUP BY 1$$);
+SELECT * FROM same($$SELECT sc_g, sum(CASE WHEN sc_id % 4 = 0 THEN sc_w ELSE 0 END),
+  avg(CASE WHEN sc_id % 3 = 0 THEN sc_w * 2 WHEN sc_id % 3 = 1 THEN 1 END), count(*) FROM jscale WHERE sc_id % 7 = 0 GROUP BY 1$$);
+SELECT * FROM same($$SELECT sum(CASE WHEN sc_id % 2 = 0 THEN sc_w ELSE 0 END), sum(CASE WHEN sc_g = 1 THEN sc_v ELSE 0.5 END)
+  FROM jscale WHERE sc_id % 7 = 0$$);
+SELECT page_path_of($$SELECT 100.00 * sum(CASE WHEN it_kind LIKE 'k1%' THEN sa_amount * (1 - it_price * 0.01) ELSE 0 END)
+  / sum(sa_amount * (1 - it_price * 0.01)) FROM jsale JOIN jitem ON it_id = sa_item WHERE sa_day < date '2020-02-01'$$);
+SELECT * FROM same($$SELECT 100.00 * sum(CASE WHEN it_kind LIKE 'k1%' THEN sa_amount * (1 - it_price * 0.01) ELSE 0 END)
+  / sum(sa_amount * (1 - it_price * 0.01)) FROM jsale JOIN jitem ON it_id = sa_item WHERE sa_day < date '2020-02-01'$$);
+SELECT * FROM same($$SELECT s_region, sum(CASE WHEN r_name = 'south' THEN sa_amount * sa_qty ELSE 0 END) / sum(sa_amount * sa_qty),
+  sum(CASE WHEN r_name = 'east' THEN sa_amount END), avg(CASE WHEN r_name = 'north' THEN sa_amount * 2 ELSE 0 END)
+  FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1$$);
 RESET gpu_reduce.page_path;
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$

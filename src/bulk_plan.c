@@ -1623,10 +1623,11 @@ gpu_groups_by(const BulkQuery *q)
 /*
  * Whether the page path's jobs can reduce q's aggregates, as
  * start_page_path decides at run time: a numeric the program computes only
- * summed or averaged, and of one display scale (a CASE choosing numerics of
- * several scales, as TPC-H Q8's and Q14's do, keeps each row's, which a
- * job has no place for: the CPU decodes then).  Q8, costed on the GPU
- * without this, was taken and ran at 0.41x PostgreSQL's plan on the H200.
+ * summed or averaged (a CASE choosing numerics of several scales, as TPC-H
+ * Q8's and Q14's do, is summed at the largest, its rows' own scales' max
+ * beside it).  Q8, costed on the GPU when the jobs could not sum those
+ * (the CPU decoded then), was taken and ran at 0.41x PostgreSQL's plan on
+ * the H200.
  */
 static bool
 gpu_reduces(const BulkQuery *q)
@@ -1638,7 +1639,7 @@ gpu_reduces(const BulkQuery *q)
 		const GrScanAgg *ag = lfirst(lc);
 
 		if (ag->kind == GR_SCAN_AGG && ag->dec_scale >= 0 &&
-			(ag->row_scale || (ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)))
+			ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)
 			return false;
 	}
 	return true;

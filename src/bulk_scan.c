@@ -2361,6 +2361,27 @@ count_word(const BulkScanState *bs, const BulkTable *t, const GrPageJob *job, in
 }
 
 /*
+ * The page job output that holds the largest display scale of aggregate
+ * agg's rows, where it is a sum or average of numerics whose scale varies
+ * by row (GrScanAgg.row_scale): the max of the row's scale, the column
+ * after its argument's, an output after start_page_path's one per
+ * GR_SCAN_AGG, in the aggregates' order; else -1.
+ */
+static int
+scale_out(const GrScanDesc *d, int agg)
+{
+	int			out = 0;
+
+	if (d->aggs[agg].kind != GR_SCAN_AGG || !d->aggs[agg].row_scale)
+		return -1;
+	for (int a = 0; a < d->naggs; a++)
+		out += d->aggs[a].kind == GR_SCAN_AGG;
+	for (int a = 0; a < agg; a++)
+		out += d->aggs[a].kind == GR_SCAN_AGG && d->aggs[a].row_scale;
+	return out;
+}
+
+/*
  * Fold a group's running words w (page_group.h; job: the layout) into
  * group g: its counts, and each output's running value as a GPU result.
  */
@@ -2405,7 +2426,9 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 			r->sum_lo = (int64) (uint64) sum;
 			r->sum_hi = (int64) (sum >> 64);
 		}
-		gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL);
+		gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL,
+						scale_out(bs->desc, a) < 0 ? ag->dec_scale :
+						(int) (int64) w[job->outs[scale_out(bs->desc, a)].word]);
 	}
 }
 
@@ -2717,7 +2740,10 @@ page_gpu(void *arg, struct GrPageJob *job)
 		gr_sink_add_gpu(bs->sink, 0, a, po->op,
 						(const GrCudaResult *) ((char *) job + po->result_off),
 						(int64) job->counts[po->col],
-						(int64 *) ((char *) job + po->topk_off));
+						(int64 *) ((char *) job + po->topk_off),
+						scale_out(bs->desc, a) < 0 ? ag->dec_scale :
+						(int) ((const GrCudaResult *) ((char *) job +
+													   job->outs[scale_out(bs->desc, a)].result_off))->key[0]);
 	}
 	if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
 		page_gpu_fallbacks(bs, t, job);
@@ -2861,13 +2887,11 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 		outs[nouts].k = gr_kind(ag->op)->k_of_name;
 		if (ag->dec_scale >= 0)
 		{
-			/* a computed numeric's int64s: their int128 sum is a sum's or average's */
-			if (ag->row_scale)
-			{
-				/* a job's sum has no place for its rows' largest display scale */
-				bs->page_path = "off (a sum or average of numerics of several scales)";
-				return NULL;
-			}
+			/*
+			 * a computed numeric's int64s: their int128 sum is a sum's or
+			 * average's (of several scales, at the largest, which the max of
+			 * the rows' own, an output below, brings to the one shown)
+			 */
 			if (ag->op != GR_OP_SUM && ag->op != GR_OP_AVG)
 			{
 				bs->page_path = psprintf("off (%s of a computed numeric: the GPU only sums them)",
@@ -2890,6 +2914,23 @@ start_page_path(BulkScanState *bs, BulkTable *t, PageArg *arg)
 			}
 			outs[nouts].k = DatumGetInt32(k);
 		}
+		nouts++;
+	}
+	for (int a = 0; a < bs->desc->naggs && mode != GR_PAGE_PATH_OFF && !marked; a++)
+	{
+		if (scale_out(bs->desc, a) < 0)
+			continue;
+		if (nouts == GR_PAGE_MAX_OUTS)
+		{
+			bs->page_path = "off (too many aggregates)";
+			return NULL;
+		}
+		Assert(scale_out(bs->desc, a) == nouts);
+		/* the row's display scale: an int4, NULL where the value is */
+		outs[nouts].col = t->rowcols[a] + 1;
+		outs[nouts].op = GR_OP_MAX;
+		outs[nouts].type = GR_INT4;
+		outs[nouts].k = gr_kind(GR_OP_MAX)->k_of_name;
 		nouts++;
 	}
 	if (bs->groups != NULL)

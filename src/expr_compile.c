@@ -2041,6 +2041,26 @@ gr_expr_add_output(GrExprBuilder *b, Expr *expr, int *out, GrType *type, int *sc
 	rs = b->row_scale[v.reg];
 	if (*type == 0 || (rs != 0 && o + 1 >= GR_EXPR_MAX_OUTS))
 		return false;
+	if (rs != 0)
+	{
+		/*
+		 * the row's scale is NULL where its value is, as scale() of it: a
+		 * reduction of the scales (the page path's max) then counts the
+		 * values a sum shows, whatever scale a NULL's branch held
+		 */
+		XVal		sc,
+					nn,
+					none,
+					chosen;
+
+		if (!type_kind(INT4OID, -1, &sc))
+			return false;
+		sc.reg = rs - 1;
+		if (!test(b, GR_X_NOTNULL, &v, &nn) || !null_of(b, &sc, &none) ||
+			!choose(b, &nn, &sc, &none, &chosen))
+			return false;
+		rs = chosen.reg + 1;
+	}
 	b->prog.out_reg[o] = v.reg;
 	b->prog.out_kind[o] = v.kind == GR_XK_INT ? GR_XO_INT :
 		v.kind == GR_XK_FLOAT ? GR_XO_FLOAT : GR_XO_DEC;

@@ -280,11 +280,13 @@ gr_sink_add_count(GrSink *s, int group, int agg, int64 n)
 /*
  * Fold the result of n values a GPU job reduced for one aggregate of a
  * group.  A computed numeric's (int64s times 10^dec_scale) is their int128
- * sum, which a numeric sum's or average's state takes at that scale.
+ * sum, which a numeric sum's or average's state takes at the largest
+ * display scale of the values, shown (dec_scale, or at most it where the
+ * scale varies by row: each value a multiple of 10^(dec_scale - shown)).
  */
 void
 gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op, const GrCudaResult *r,
-				int64 n, int64 *topk)
+				int64 n, int64 *topk, int shown)
 {
 	const GrScanAgg *ag = &s->aggs[agg];
 	GrAggValue *v = &gr_sink_group(s, group)[agg];
@@ -296,7 +298,12 @@ gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op, const GrCudaResult *
 		int128		sum = (int128) (((uint128) (uint64) r->sum_hi << 64) | (uint64) r->sum_lo);
 		GrState    *st = value_state(s, v, agg);
 
-		gr_numeric_add_scaled_sum(st, gr_state_accum(st)->fold_datum, sum, n, ag->dec_scale);
+		if (shown < 0 || shown > ag->dec_scale)
+			elog(ERROR, "gpu_reduce: a GPU sum's display scale %d is not within %d", shown,
+				 ag->dec_scale);
+		for (int d = shown; d < ag->dec_scale; d++)
+			sum /= 10;
+		gr_numeric_add_scaled_sum(st, gr_state_accum(st)->fold_datum, sum, n, shown);
 		gr_stats.gpu_bytes += n * sizeof(int64);
 	}
 	else

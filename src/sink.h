@@ -72,7 +72,7 @@ extern void gr_sink_add_rows(GrSink *s, int group, const GrRowBlock *rows,
 extern void gr_sink_add_rows_grouped(GrSink *s, const int *groups, const GrRowBlock *rows,
 									 const int *argcols);
 extern void gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op,
-							const struct GrCudaResult *r, int64 n, int64 *topk);
+							const struct GrCudaResult *r, int64 n, int64 *topk, int shown);
 extern void gr_sink_add_count(GrSink *s, int group, int agg, int64 n);
 extern void gr_sink_add_datum(GrSink *s, int group, int agg, Datum value);
 extern void gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale, int shown);
