@@ -321,6 +321,20 @@ UPDATE jitem SET it_kind = 'k17 updated' WHERE it_id = 17;
 SELECT * FROM same($$SELECT it_kind, count(*), sum(sa_qty) FROM jsale JOIN jitem ON it_id = sa_item
   WHERE it_id IN (SELECT f_item FROM jfew) GROUP BY 1$$);
 ROLLBACK;
+-- not where those keys are many of the column's distinct values, each of
+-- many rows (TPC-H Q10's customer, by nation's 25 keys: every row, 1.6x as
+-- long as its pages): its pages are read, the rows left out
+CREATE TABLE jcust (c_id int4 PRIMARY KEY, c_nat int4, c_name text);
+INSERT INTO jcust SELECT i, i % 4, 'c' || i FROM generate_series(0, 999) i;
+CREATE INDEX ON jcust (c_nat);
+CREATE TABLE jnat (n_id int4 PRIMARY KEY, n_name text);
+INSERT INTO jnat VALUES (1, 'one'), (2, 'two');
+ANALYZE jcust, jnat;
+SELECT explain_analyze($$SELECT n_name, count(*), sum(sa_qty) FROM jsale JOIN jcust ON c_id = sa_item4
+  JOIN jnat ON n_id = c_nat GROUP BY 1$$);
+SELECT * FROM same($$SELECT n_name, count(*), sum(sa_qty) FROM jsale JOIN jcust ON c_id = sa_item4
+  JOIN jnat ON n_id = c_nat GROUP BY 1$$);
+DROP TABLE jcust, jnat;
 -- and a relation keyed by a reduced one's values alone is built after it,
 -- fetched for those values (Q18's customer, by its 57 orders' o_custkey):
 -- values repeated, NULL, and of no row

@@ -981,6 +981,28 @@ key_index(const BulkTable *t, int col, IndexRows *ir)
 	return ir->index;
 }
 
+/*
+ * The distinct values of column attno of rel as ANALYZE counted them
+ * (pg_statistic's stadistinct, a share of the rows where negative); 0
+ * without statistics.
+ */
+static double
+column_distinct(Relation rel, AttrNumber attno)
+{
+	HeapTuple	stat = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(rel)),
+									   Int16GetDatum(attno), BoolGetDatum(false));
+	double		distinct = 0;
+
+	if (HeapTupleIsValid(stat))
+	{
+		float4		nd = ((Form_pg_statistic) GETSTRUCT(stat))->stadistinct;
+
+		distinct = nd >= 0 ? nd : -nd * Max(RelationGetForm(rel)->reltuples, 0);
+		ReleaseSysCache(stat);
+	}
+	return distinct;
+}
+
 /* qsort comparator: ascending int64s */
 static int
 int64_cmp(const void *a, const void *b)
@@ -1015,7 +1037,8 @@ index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, Index
 	memset(ir, 0, sizeof(*ir));
 	if (bj->pages == NULL ||
 		(double) n * GR_INDEX_ROWS_PER_KEY > RelationGetForm(bj->pages->rel)->reltuples ||
-		!OidIsValid(key_index(bj->pages, col, ir)))
+		!OidIsValid(key_index(bj->pages, col, ir)) ||
+		(double) n * GR_INDEX_ROWS_PER_KEY > column_distinct(bj->pages->rel, ir->attno))
 		return false;
 	ir->bs = bs;
 	ir->bj = bj;
@@ -3086,8 +3109,7 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 {
 	const BulkJoin *by = NULL;
 	IndexRows	ir;
-	HeapTuple	stat;
-	double		distinct = 0;
+	double		distinct;
 	int64		n;
 	int64	   *keys;
 	ItemPointerData *tids;
@@ -3111,15 +3133,7 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 	memset(&ir, 0, sizeof(ir));
 	if (!OidIsValid(key_index(t, by->desc->src[0], &ir)))
 		return false;
-	stat = SearchSysCache3(STATRELATTINH, ObjectIdGetDatum(RelationGetRelid(t->rel)),
-						   Int16GetDatum(ir.attno), BoolGetDatum(false));
-	if (HeapTupleIsValid(stat))
-	{
-		float4		nd = ((Form_pg_statistic) GETSTRUCT(stat))->stadistinct;
-
-		distinct = nd >= 0 ? nd : -nd * Max(RelationGetForm(t->rel)->reltuples, 0);
-		ReleaseSysCache(stat);
-	}
+	distinct = column_distinct(t->rel, ir.attno);
 	keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
 	memcpy(keys, by->hash->keys, sizeof(int64) * by->hash->nrows);
 	n = unique_keys(keys, by->hash->nrows);
