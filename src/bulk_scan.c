@@ -3133,7 +3133,10 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 	memset(&ir, 0, sizeof(ir));
 	if (!OidIsValid(key_index(t, by->desc->src[0], &ir)))
 		return false;
+	/* (the image's distinct keys first: sorting TPC-H Q12's 1.5 M orders took 100 ms) */
 	distinct = column_distinct(t->rel, ir.attno);
+	if ((double) by->hash->image->nkeyed * GR_INDEX_ROWS_PER_KEY > distinct)
+		return false;
 	keys = palloc(sizeof(int64) * Max(by->hash->nrows, 1));
 	memcpy(keys, by->hash->keys, sizeof(int64) * by->hash->nrows);
 	n = unique_keys(keys, by->hash->nrows);
