@@ -139,6 +139,15 @@ typedef enum GrPageType
 /* a job that brings no pages: free join_key's images on the device that runs it */
 #define GR_PAGE_JOB_RELEASE		0x0008
 /*
+ * a list job (a hashed relation read from its pages, filtered on the GPU):
+ * no output, no GROUP BY, no join; every row that passes the comparisons
+ * and the program, or that the program hands back, is listed as a handed
+ * back row is, and only those rows are decoded by the host (which
+ * evaluates each again, as it would every row of the page).  Its list
+ * holds every tuple of its pages (GR_PAGE_MAX_FALLBACK_ALL at most).
+ */
+#define GR_PAGE_JOB_LIST		0x0020
+/*
  * a job that brings no pages: copy bytes [upload_off, upload_off +
  * upload_len) of the marks of hashed relation image_index of join_key on
  * the device that runs it into the job after the header, where an upload

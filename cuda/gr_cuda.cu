@@ -541,7 +541,10 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		(job->prog_off != 0 &&
 		 (job->prog_off < job->desc_off ||
 		  job->prog_off + GR_PAGE_ALIGN(sizeof(GrExprProg)) > job->entries_off)) ||
-		job->fallback_cap > (job->scan_id != 0 ? GR_PAGE_MAX_FALLBACK_ALL : GR_PAGE_MAX_FALLBACK) ||
+		job->fallback_cap > (job->scan_id != 0 || (job->flags & GR_PAGE_JOB_LIST) ?
+							 GR_PAGE_MAX_FALLBACK_ALL : GR_PAGE_MAX_FALLBACK) ||
+		((job->flags & GR_PAGE_JOB_LIST) &&
+		 (job->prog_off == 0 || job->nouts != 0 || job->ngkeys != 0 || job->njoins != 0)) ||
 		(job->scan_id != 0 && (job->ngkeys == 0 || job->scan_cap == 0 ||
 							   job->scan_max < job->scan_cap ||
 							   job->scan_max > GR_PAGE_MAX_SCAN_GROUPS)) ||

@@ -343,6 +343,12 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				if (res == GR_EXPR_FALLBACK)
 					gr_page_hand_back(job, counts, fallback, p, off);
 			}
+			if (PROG && pass && (job->flags & GR_PAGE_JOB_LIST))
+			{
+				/* a list job: the host decodes the rows the WHERE may keep */
+				gr_page_hand_back(job, counts, fallback, p, off);
+				pass = false;
+			}
 			if (PROG && job->njoins > 0)
 			{
 				uint32_t	went = 0;

@@ -746,6 +746,43 @@ SELECT * FROM same($$SELECT s_region, sum(CASE WHEN r_name = 'south' THEN sa_amo
   sum(CASE WHEN r_name = 'east' THEN sa_amount END), avg(CASE WHEN r_name = 'north' THEN sa_amount * 2 ELSE 0 END)
   FROM jsale JOIN jstore ON s_id = sa_store JOIN jregion ON r_id = s_region GROUP BY 1$$);
 RESET gpu_reduce.page_path;
+-- a hashed relation read from its pages whose WHERE the page path's list
+-- jobs apply first (cpu mode runs them as a GPU does): only the rows they
+-- list are decoded again, each passing the WHERE again; jobs of 2 pages
+-- (gpu_reduce.page_pins), a text value, rows a later relation leaves out,
+-- the transaction's own changes (pages not all visible), and a listed
+-- row's WHERE raising PostgreSQL's error (the program hands the row back)
+CREATE TABLE jdim (d_id int4 PRIMARY KEY, d_grp int2, d_price numeric(10,2), d_label text, d_day date);
+INSERT INTO jdim SELECT i, i % 7, (i % 300) / 4.0, 'label ' || (i % 13), date '2020-01-01' + (i % 400)
+FROM generate_series(0, 5999) i;
+VACUUM ANALYZE jdim;
+SET gpu_reduce.page_path = cpu;
+SET gpu_reduce.page_pins = 8;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+SELECT explain_analyze($$SELECT d_label, count(*), sum(sa_qty) FROM jsale JOIN jdim ON d_id = sa_item4
+  WHERE d_day < date '2020-03-01' AND d_price * 2 > 20 GROUP BY 1$$);
+SELECT * FROM same($$SELECT d_label, count(*), sum(sa_qty) FROM jsale JOIN jdim ON d_id = sa_item4
+  WHERE d_day < date '2020-03-01' AND d_price * 2 > 20 GROUP BY 1$$);
+SELECT * FROM same($$SELECT r_name, d_label, count(*), sum(sa_qty) FROM jsale JOIN jdim ON d_id = sa_item4
+  JOIN jregion ON r_id = d_grp WHERE d_price < 50 AND d_label > 'label 5' GROUP BY 1, 2$$);
+BEGIN;
+UPDATE jdim SET d_price = d_price + 100, d_label = d_label || ' (updated)' WHERE d_id % 50 = 0;
+DELETE FROM jdim WHERE d_id % 97 = 0;
+INSERT INTO jdim VALUES (7000, 1, 1.00, 'new', date '2020-01-05');
+SELECT * FROM same($$SELECT d_label, count(*), sum(sa_qty) FROM jsale JOIN jdim ON d_id = sa_item4
+  WHERE d_day < date '2020-03-01' AND d_price * 2 > 20 GROUP BY 1$$);
+ROLLBACK;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM jsale JOIN jdim ON d_id = sa_item4 WHERE 100 / (d_id - 3000) > 0;
+SELECT count(*) FROM jsale JOIN jdim ON d_id = sa_item4 WHERE 100 / (d_id - 3000) > 0;
+SELECT count(*) FROM jsale JOIN jdim ON d_id = sa_item4 WHERE 100 / (d_id - 7000) > -1;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET enable_nestloop;
+RESET gpu_reduce.page_pins;
+RESET gpu_reduce.page_path;
+DROP TABLE jdim;
 -- what keeps PostgreSQL's plan, and why (the answers are PostgreSQL's)
 CREATE FUNCTION why(q text) RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE

@@ -175,6 +175,11 @@ extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 									  const GrPageGroupSpec *grp,
 									  const GrPageJoinSpec *join,
 									  const GrPageCallbacks *cb);
+extern GrPagePath *gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mode,
+										   const struct GrDecodeDesc *d,
+										   const struct GrQual *quals, int nquals,
+										   const struct GrExprProg *prog,
+										   const GrPageCallbacks *cb);
 /*
  * a join's images onto every GPU (the page path's jobs), named by a key
  * that one process owns until it releases them or cxt goes

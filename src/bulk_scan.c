@@ -142,6 +142,7 @@ typedef struct BulkJoin
 	int64		left_out;		/* rows a later relation's keys left out (ReducedRows), or -1 */
 	char	   *index;			/* ... its rows fetched by this index (IndexRows), or NULL */
 	int64		lookups;
+	int64		job_pages;		/* ... its pages filtered by list jobs (PageRows.pp), or -1 */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -316,7 +317,24 @@ typedef struct PageRows
 	OffsetNumber offs[MaxHeapTuplesPerPage];
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
+	/*
+	 * A serial read whose WHERE the page path's list jobs apply first (on
+	 * a GPU, or in cpu mode the host's run of them): pp takes the pages,
+	 * and the rows its jobs list that pass again here are kept, keys and
+	 * values (a varlena copied into listcxt), until page_row hands them on;
+	 * fed: every page went to pp, which is finished
+	 */
+	GrPagePath *pp;
+	bool		fed;
+	MemoryContext listcxt;
+	Datum	   *lvalues;		/* nlisted rows of width values each */
+	bool	   *lnulls;
+	int64		nlisted;
+	int64		lnext;
+	int64		lroom;
 } PageRows;
+
+static int	fallback_cmp(const void *a, const void *b);
 
 static void bulk_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *bulk_exec(CustomScanState *node);
@@ -1241,6 +1259,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		return;
 	bj->index = NULL;			/* (a rescan's build: the last one's name went with joincxt) */
 	bj->lookups = 0;
+	bj->job_pages = -1;
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
 		{
@@ -1773,6 +1792,214 @@ next_page(PageRows *pr, HeapScanDesc scan)
 }
 
 /*
+ * Keep a row the list jobs listed and its WHERE passed again (tv, tn: its
+ * decoded columns): its keys and values, a varlena copied (the page is
+ * unpinned before page_row hands the row on).
+ */
+static void
+keep_listed(PageRows *pr, const uint64 *tv, const bool *tn)
+{
+	const GrScanJoin *j = pr->bj->desc;
+	int			w = j->nkeys + j->nvals;
+	uint32		varmask = gr_join_varmask(j);
+	Datum	   *v;
+	bool	   *n;
+
+	if (pr->nlisted == pr->lroom)
+	{
+		pr->lroom = Max(2 * pr->lroom, 1024);
+		pr->lvalues = repalloc_huge(pr->lvalues, sizeof(Datum) * w * pr->lroom);
+		pr->lnulls = repalloc_huge(pr->lnulls, sizeof(bool) * w * pr->lroom);
+	}
+	v = pr->lvalues + pr->nlisted * w;
+	n = pr->lnulls + pr->nlisted * w;
+	pages_row(j, tv, tn, v, n);
+	for (int i = 0; i < j->nvals; i++)
+		if ((varmask & (UINT32_C(1) << i)) && !n[j->nkeys + i])
+			v[j->nkeys + i] = datumCopy(v[j->nkeys + i], false, -1);
+	pr->nlisted++;
+}
+
+/* The listed rows of one pinned page (offs, k of them in order): decoded, passed again, kept. */
+static void
+list_page_rows(PageRows *pr, const uint8 *page, BlockNumber blk, const OffsetNumber *offs, int k)
+{
+	BulkTable  *t = pr->bj->pages;
+	MemoryContext old = MemoryContextSwitchTo(pr->listcxt);
+
+	for (int i = 0; i < k; i++)
+	{
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+		uint32		len = gr_page_tuple_len(page, offs[i], BLCKSZ);
+
+		decode_tuple(t, page, blk, offs[i], len, tv, tn);
+		if (page_row_passes(pr->bs, t, page, blk, offs[i], len, tv, tn))
+			keep_listed(pr, tv, tn);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/* GrPageCallbacks.cpu_page of a list jobs' read: every visible row of the page, as listed. */
+static void
+list_cpu_page(void *arg, Buffer buf, const OffsetNumber *offs, int n)
+{
+	list_page_rows(arg, (const uint8 *) BufferGetPage(buf), gr_pin_block(buf), offs, n);
+}
+
+/*
+ * GrPageCallbacks.gpu_job of a list jobs' read: the rows the job listed, by
+ * page, then line pointer; false (its pages decoded here whole) where it
+ * listed more than it holds or a tuple did not decode.
+ */
+static bool
+list_gpu_job(void *arg, GrPageJob *job)
+{
+	GrPageFallback *fb = gr_page_job_fallbacks(job);
+	GrPageEntry *entries = gr_page_job_entries(job);
+	int64		n = (int64) job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)];
+
+	if (gr_page_fallback_overflow(job) || job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
+		return false;
+	qsort(fb, n, sizeof(GrPageFallback), fallback_cmp);
+	for (int64 i = 0; i < n;)
+	{
+		OffsetNumber offs[MaxHeapTuplesPerPage];
+		int			k = 0;
+		int			p = fb[i].page;
+		const GrPageEntry *e;
+		Buffer		buf;
+		const uint8 *page;
+
+		if (p >= (int) job->npages)
+			elog(ERROR, "gpu_reduce: a list job listed a row of a page it does not have");
+		e = &entries[p];
+		buf = (Buffer) e->buf + 1;
+		page = (const uint8 *) BufferGetPage(buf);
+		for (; i < n && fb[i].page == p; i++)
+		{
+			if (fb[i].off < 1 || fb[i].off > e->nlp || !gr_page_visible(e, page, fb[i].off) ||
+				(k > 0 && fb[i].off == offs[k - 1]))
+				elog(ERROR, "gpu_reduce: a list job listed a tuple that is not visible");
+			offs[k++] = fb[i].off;
+		}
+		list_page_rows(arg, page, gr_pin_block(buf), offs, k);
+	}
+	return true;
+}
+
+/* GrPageCallbacks.groups and .checks: a list job has neither */
+static void
+list_no_groups(void *arg, const GrPageJob *job, const uint64 *ents, uint64 n, bool sole)
+{
+	elog(ERROR, "gpu_reduce: a list job made groups");
+}
+
+static void
+list_no_checks(void *arg, GrPageJob *job, bool sole)
+{
+	job->ncheck = 0;
+}
+
+/*
+ * Hand the next page of a relation read through list jobs to them, as the
+ * table's scan_page does (one all visible whole, any other's visible
+ * tuples); after the last, finish them (their last rows listed).
+ */
+static void
+feed_page(PageRows *pr, HeapScanDesc scan)
+{
+	OffsetNumber maxoff;
+	Buffer		buf;
+
+	pr->blk = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
+	if (pr->blk >= scan->rs_nblocks)
+	{
+		GrPagePathTotals totals;
+
+		gr_page_path_finish(pr->pp, &totals);
+		pr->bj->job_pages = (int64) (totals.gpu_pages + totals.cpu_job_pages);
+		pr->fed = true;
+		return;
+	}
+	if (pin_whole_page(pr->bj->pages->hints, scan, pr->blk, &buf, &maxoff))
+	{
+		gr_page_path_add(pr->pp, buf, NULL, maxoff);
+		return;
+	}
+	read_page(scan, pr->blk);
+	if (scan->rs_ntuples > 0)
+	{
+		buf = scan->rs_cbuf;
+		scan->rs_cbuf = InvalidBuffer;
+		gr_page_path_add(pr->pp, buf, scan->rs_vistuples, scan->rs_ntuples);
+	}
+}
+
+/*
+ * page_row of a relation read through list jobs: the rows they listed and
+ * its WHERE passed again, pages fed to them until some come back.
+ */
+static bool
+listed_row(PageRows *pr, const Datum **values, const bool **isnull)
+{
+	const GrScanJoin *j = pr->bj->desc;
+	int			w = j->nkeys + j->nvals;
+	HeapScanDesc scan = (HeapScanDesc) pr->bj->pages->scan;
+
+	while (pr->lnext == pr->nlisted)
+	{
+		if (pr->fed)
+			return false;
+		/* the rows handed on are the appender's now */
+		pr->nlisted = pr->lnext = 0;
+		MemoryContextReset(pr->listcxt);
+		while (pr->nlisted == 0 && !pr->fed)
+		{
+			CHECK_FOR_INTERRUPTS();
+			feed_page(pr, scan);
+		}
+	}
+	*values = pr->lvalues + pr->lnext * w;
+	*isnull = pr->lnulls + pr->lnext * w;
+	pr->lnext++;
+	return true;
+}
+
+/*
+ * Whether a serial read of relation bj's pages goes through list jobs
+ * (gpu_reduce.page_path, a GPU for it or cpu mode): where it has a WHERE
+ * to apply there and the jobs take its decoder and program.
+ */
+static void
+list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
+{
+	BulkTable  *t = bj->pages;
+	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
+	const GrExprProg *prog = t->prog;
+	GrPageCallbacks cb = {list_cpu_page, list_gpu_job, list_no_groups, list_no_checks, pr};
+	GrPageGroupSpec none = {0};
+
+	pr->pp = NULL;
+	if ((t->nquals == 0 && t->prog == NULL) || RelationUsesLocalBuffers(t->rel))
+		return;
+	if (prog == NULL)
+		prog = palloc0(sizeof(GrExprProg));
+	if (gr_page_path_unavailable(mode, t->desc, prog, NULL, 0, &none, NULL) != NULL)
+		return;
+	pr->listcxt = AllocSetContextCreate(bs->joincxt, "gpu_reduce listed rows",
+										ALLOCSET_DEFAULT_SIZES);
+	pr->lroom = 1024;
+	pr->lvalues = MemoryContextAllocHuge(bs->joincxt, sizeof(Datum) * (bj->desc->nkeys +
+																	  bj->desc->nvals) * pr->lroom);
+	pr->lnulls = MemoryContextAllocHuge(bs->joincxt, sizeof(bool) * (bj->desc->nkeys +
+																   bj->desc->nvals) * pr->lroom);
+	pr->nlisted = pr->lnext = 0;
+	pr->fed = false;
+	pr->pp = gr_page_path_begin_list(bs->joincxt, mode, t->desc, t->quals, t->nquals, prog, &cb);
+}
+
+/*
  * The next row of a relation read from its pages that its WHERE keeps: its
  * keys, then its values, as Datums (a varlena's in the page, pinned until
  * the next page is read).
@@ -1785,6 +2012,8 @@ page_row(void *arg, const Datum **values, const bool **isnull)
 	const GrScanJoin *j = pr->bj->desc;
 	HeapScanDesc scan = (HeapScanDesc) t->scan;
 
+	if (pr->pp != NULL)
+		return listed_row(pr, values, isnull);
 	for (;;)
 	{
 		uint64		tv[GR_DECODE_MAX_COLS];
@@ -1846,6 +2075,10 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	pr->blk = InvalidBlockNumber;
 	pr->buf = InvalidBuffer;
 	pr->next = 0;
+	pr->pp = NULL;
+	bj->job_pages = -1;
+	if (taken == NULL)
+		list_pages(bs, bj, pr);
 	*arg = pr;
 	return page_row;
 }
@@ -3997,8 +4230,10 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *marked = NIL;
 	List	   *left_out = NIL;
 	List	   *fetched = NIL;
+	List	   *listed = NIL;
 	bool		reduced = false;
 	bool		indexed = false;
+	bool		jobs = false;
 
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -4012,6 +4247,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		indexed |= bj->index != NULL;
 		fetched = lappend(fetched, bj->index == NULL ? "-" :
 						  psprintf("%s (" INT64_FORMAT " lookups)", bj->index, bj->lookups));
+		jobs |= bj->job_pages >= 0;
+		listed = lappend(listed, bj->job_pages >= 0 ? psprintf(INT64_FORMAT, bj->job_pages) : "-");
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
@@ -4029,6 +4266,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		ExplainPropertyList("Rows Left Out", left_out, es);
 	if (indexed)
 		ExplainPropertyList("Fetched by Index", fetched, es);
+	if (jobs)
+		ExplainPropertyList("Pages Filtered by Jobs", listed, es);
 	ExplainPropertyList("Hash Memory", memory, es);
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);

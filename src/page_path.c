@@ -73,6 +73,7 @@ struct GrPagePath
 	bool		open;			/* the newest job still takes pages */
 	GrPageCallbacks cb;
 	bool		grouped;		/* the jobs group rows (page_group.h) */
+	bool		list;			/* list jobs (GR_PAGE_JOB_LIST) */
 	uint64		overflowed;		/* grouping jobs that met more groups than room */
 	int32	   *cpu_slots;		/* cpu mode, grouped: the host's hash slots */
 	int			cpu_nslots;
@@ -153,12 +154,12 @@ job_ncols(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec *j
 /*
  * Rows a job of 'pages' pages lists as handed back: a program's and a
  * grouping job's, GR_PAGE_MAX_FALLBACK; a job that folds into its scan's
- * table (grouped < 0), every row it may have.
+ * table (grouped < 0) or a list job (list), every row it may have.
  */
 static int
-fallback_rows(const GrExprProg *prog, int grouped, int pages)
+fallback_rows(const GrExprProg *prog, int grouped, bool list, int pages)
 {
-	if (grouped < 0)
+	if (grouped < 0 || list)
 		return pages * GR_PAGE_MAX_TUPLES;
 	return prog != NULL || grouped > 0 ? GR_PAGE_MAX_FALLBACK : 0;
 }
@@ -171,10 +172,10 @@ fallback_rows(const GrExprProg *prog, int grouped, int pages)
  */
 static Size
 job_bytes(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec *join,
-		  const GrPageOutSpec *outs, int nouts, int grouped, int pages, Size *prefix_bytes,
-		  Size *bytes_in)
+		  const GrPageOutSpec *outs, int nouts, int grouped, bool list, int pages,
+		  Size *prefix_bytes, Size *bytes_in)
 {
-	Size		fallback = sizeof(GrPageFallback) * fallback_rows(prog, grouped, pages);
+	Size		fallback = sizeof(GrPageFallback) * fallback_rows(prog, grouped, list, pages);
 
 	*prefix_bytes = GR_PAGE_ALIGN(sizeof(GrPageJob)) + GR_PAGE_ALIGN(GR_DECODE_DESC_SIZE(d->natts));
 	if (prog != NULL)
@@ -295,7 +296,7 @@ grouping_of(const GrDecodeDesc *d, const GrExprProg *prog, const GrPageJoinSpec 
 		return 0;
 	if (!grp->by_words)
 		return 1;
-	return slot_groups(job_bytes(d, prog, join, outs, nouts, -1, pages, &prefix, &in),
+	return slot_groups(job_bytes(d, prog, join, outs, nouts, -1, false, pages, &prefix, &in),
 					   entry_words) >=
 		GR_PAGE_MIN_GROUPS ? -1 : 1;
 }
@@ -394,7 +395,7 @@ gr_page_path_unavailable(GrPagePathMode mode, const GrDecodeDesc *d,
 		ew = gr_page_group_words(grp->nkeys, gwords);
 		grouping = grouping_of(d, prog, join, outs, nouts, grp, Max(pages, 1), ew);
 	}
-	all = job_bytes(d, prog, join, outs, nouts, grouping, Max(pages, 1), &prefix, &in);
+	all = job_bytes(d, prog, join, outs, nouts, grouping, false, Max(pages, 1), &prefix, &in);
 	if (grouped && group_cap(all, ew) < Min(GR_PAGE_MIN_GROUPS, Max(gr_debug_job_groups, 1)))
 		return "GROUP BY with too many aggregates for a job's slot (gpu_reduce.slot_size)";
 	if (mode == GR_PAGE_PATH_CPU)
@@ -573,16 +574,14 @@ set_join(GrPageJob *job, const GrPageJoinSpec *join, GrPagePathMode mode)
 }
 
 /*
- * Start the page path of one table's scan: decoder description, bound WHERE
- * comparisons, the expression program (or NULL) with its constants bound,
- * and outputs, as gr_page_path_unavailable accepted them.  An output's
- * column is a decoded one or (ncols + o) the program's output o.
+ * Start a page path (list: of list jobs, GR_PAGE_JOB_LIST), as
+ * gr_page_path_begin and gr_page_path_begin_list say.
  */
-GrPagePath *
-gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
-				   const GrQual *quals, int nquals, const GrExprProg *prog,
-				   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
-				   const GrPageJoinSpec *join, const GrPageCallbacks *cb)
+static GrPagePath *
+begin_path(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
+		   const GrQual *quals, int nquals, const GrExprProg *prog,
+		   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
+		   const GrPageJoinSpec *join, const GrPageCallbacks *cb, bool list)
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
@@ -591,6 +590,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	int			ncols = job_ncols(d, prog, join);
 
 	pp->mode = mode;
+	pp->list = list;
 	pp->grouped = grp != NULL && grp->nkeys > 0;
 	pp->job_pages = Min(GR_PAGE_JOB_MAX_PAGES, pin_budget() / GR_PAGE_JOBS);
 	if (pp->grouped)
@@ -604,7 +604,20 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 							   gr_page_group_words(grp->nkeys, gwords));
 	}
 	pp->scan = grouping < 0;
-	pp->bytes_all = job_bytes(d, prog, join, outs, nouts, grouping, pp->job_pages,
+	if (list)
+	{
+		/* every tuple of its pages may be listed: as many pages as fit a slot with them */
+		Size		room = mode == GR_PAGE_PATH_ON ? (Size) gr_shared->slot_bytes :
+			(Size) gr_slot_size_kb * 1024;
+		Size		prefix = job_bytes(d, prog, join, outs, nouts, 0, true, 0,
+									   &pp->prefix_bytes, &bytes_in);
+		Size		page = GR_PAGE_ALIGN(sizeof(GrPageEntry) + sizeof(GrPageFallback) * GR_PAGE_MAX_TUPLES);
+
+		pp->job_pages = Min(pp->job_pages, (int) ((room - Min(room, prefix + 64)) / page));
+		if (pp->job_pages < 1)
+			elog(ERROR, "gpu_reduce: a list job's page does not fit a slot (gpu_reduce.slot_size)");
+	}
+	pp->bytes_all = job_bytes(d, prog, join, outs, nouts, grouping, list, pp->job_pages,
 							  &pp->prefix_bytes, &bytes_in);
 	pp->cb = *cb;
 
@@ -617,6 +630,8 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	job->nquals = nquals;
 	job->nouts = nouts;
 	job->flags = gr_debug_page_read_only && mode == GR_PAGE_PATH_ON ? GR_PAGE_JOB_READ_ONLY : 0;
+	if (list)
+		job->flags = GR_PAGE_JOB_LIST;
 	memcpy(job->quals, quals, sizeof(GrQual) * nquals);
 	memcpy(gr_page_job_desc(job), d, GR_DECODE_DESC_SIZE(d->natts));
 	if (prog != NULL)
@@ -630,7 +645,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	{
 		/* the list sits after the entries of the largest job */
 		job->fallback_off = bytes_in;
-		job->fallback_cap = fallback_rows(prog, grouping, pp->job_pages);
+		job->fallback_cap = fallback_rows(prog, grouping, list, pp->job_pages);
 		bytes_in += GR_PAGE_ALIGN(sizeof(GrPageFallback) * job->fallback_cap);
 	}
 	if (!pp->grouped)
@@ -725,6 +740,40 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 	pp->reset_cb.arg = pp;
 	MemoryContextRegisterResetCallback(cxt, &pp->reset_cb);
 	return pp;
+}
+
+/*
+ * Start the page path of one table's scan: decoder description, bound WHERE
+ * comparisons, the expression program (or NULL) with its constants bound,
+ * and outputs, as gr_page_path_unavailable accepted them.  An output's
+ * column is a decoded one or (ncols + o) the program's output o.
+ */
+GrPagePath *
+gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
+				   const GrQual *quals, int nquals, const GrExprProg *prog,
+				   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
+				   const GrPageJoinSpec *join, const GrPageCallbacks *cb)
+{
+	return begin_path(cxt, mode, d, quals, nquals, prog, outs, nouts, grp, join, cb, false);
+}
+
+/*
+ * Start a page path of list jobs over a hashed relation's pages (its
+ * decoder, bound comparisons and program, which a list job must have: an
+ * empty one where the relation has none), as gr_page_path_unavailable
+ * accepted them with no output: each job lists the rows the WHERE may keep
+ * (GR_PAGE_JOB_LIST), and cb's gpu_job decodes only those, each again.  In
+ * cpu mode the host runs the jobs as the kernel does (list_job_here).
+ */
+GrPagePath *
+gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
+						const GrQual *quals, int nquals, const GrExprProg *prog,
+						const GrPageCallbacks *cb)
+{
+	GrPageGroupSpec none = {0};
+
+	Assert(prog != NULL);
+	return begin_path(cxt, mode, d, quals, nquals, prog, NULL, 0, &none, NULL, cb, true);
 }
 
 /* Decode one pinned page on the CPU: its visible line pointers, in order. */
@@ -907,6 +956,47 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	return true;
 }
 
+/*
+ * Run a list job here, as the kernel runs it (cpu mode): list each visible
+ * tuple of its pages that passes the comparisons and the program, or that
+ * the program hands back.  False when a tuple did not decode: the scan
+ * decodes the pages again and reports it.
+ */
+static bool
+list_job_here(PageJobRef *ref)
+{
+	GrPageJob  *job = ref->job;
+	const GrDecodeDesc *d = gr_page_job_desc(job);
+	const GrExprProg *prog = gr_page_job_prog(job);
+	GrPageEntry *entries = gr_page_job_entries(job);
+
+	memset(job->counts, 0, sizeof(job->counts));
+	for (int p = 0; p < ref->npages; p++)
+	{
+		const GrPageEntry *e = &entries[p];
+		const uint8 *page = (const uint8 *) BufferGetPage(ref->bufs[p]);
+
+		for (int off = 1; off <= e->nlp; off++)
+		{
+			uint64		vals[GR_DECODE_MAX_COLS];
+			bool		nulls[GR_DECODE_MAX_COLS];
+			uint32		len;
+
+			if (!gr_page_visible(e, page, off))
+				continue;
+			job->counts[GR_PAGE_COUNT_VIS(job->ncols)]++;
+			len = gr_page_tuple_len(page, off, BLCKSZ);
+			if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, vals, nulls))
+				return false;
+			if ((job->nquals == 0 || gr_quals_pass(job->quals, job->nquals, vals, nulls)) &&
+				gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL) !=
+				GR_EXPR_REJECT)
+				hand_back(job, p, off);
+		}
+	}
+	return true;
+}
+
 /* Finish the oldest job: fold what the GPU found, or decode it here. */
 static void
 complete_oldest(GrPagePath *pp)
@@ -927,6 +1017,8 @@ complete_oldest(GrPagePath *pp)
 		INSTR_TIME_SET_CURRENT(end);
 		INSTR_TIME_ACCUM_DIFF(pp->waited, end, start);
 	}
+	else if (pp->mode == GR_PAGE_PATH_CPU && pp->list)
+		done = here = list_job_here(ref);
 	else if (pp->mode == GR_PAGE_PATH_CPU && pp->grouped)
 		done = here = run_job_here(pp, ref);
 	if (done && !here && pp->scan)
