@@ -1830,10 +1830,14 @@ keep_listed(PageRows *pr, const uint64 *tv, const bool *tn)
 	pr->nlisted++;
 }
 
-/* The listed rows of one pinned page (offs, k of them in order): decoded, passed again, kept. */
+/*
+ * ListedPage of a list jobs' read (PageRows): the listed rows of one pinned
+ * page, decoded, passed again, kept.
+ */
 static void
-list_page_rows(PageRows *pr, const uint8 *page, BlockNumber blk, const OffsetNumber *offs, int k)
+list_page_rows(void *arg, const uint8 *page, BlockNumber blk, const OffsetNumber *offs, int k)
 {
+	PageRows   *pr = arg;
 	BulkTable  *t = pr->bj->pages;
 	MemoryContext old = MemoryContextSwitchTo(pr->listcxt);
 
@@ -1860,21 +1864,22 @@ list_cpu_page(void *arg, Buffer buf, const OffsetNumber *offs, int n)
 	list_page_rows(arg, (const uint8 *) BufferGetPage(buf), gr_pin_block(buf), offs, n);
 }
 
+/* the rows of one page a job listed (handed back): offs, k of them in order */
+typedef void (*ListedPage) (void *arg, const uint8 *page, BlockNumber blk,
+							const OffsetNumber *offs, int k);
+
 /*
- * GrPageCallbacks.gpu_job of a list jobs' read: the rows the job listed, by
- * page, then line pointer; false (its pages decoded here whole) where it
- * listed more than it holds or a tuple did not decode.
+ * The rows a page job listed as handed back (those a list job's WHERE may
+ * keep, or those a program or a group table could not take), by page, then
+ * line pointer, each page's to fn: the job's pages are still pinned.
  */
-static bool
-list_gpu_job(void *arg, GrPageJob *job)
+static void
+each_listed_page(GrPageJob *job, ListedPage fn, void *arg)
 {
 	GrPageFallback *fb = gr_page_job_fallbacks(job);
 	GrPageEntry *entries = gr_page_job_entries(job);
 	int64		n = (int64) job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)];
 
-	if (gr_page_fallback_overflow(job) || job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
-		return false;
-	((PageRows *) arg)->vis_seen += (int64) job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
 	qsort(fb, n, sizeof(GrPageFallback), fallback_cmp);
 	for (int64 i = 0; i < n;)
 	{
@@ -1886,7 +1891,7 @@ list_gpu_job(void *arg, GrPageJob *job)
 		const uint8 *page;
 
 		if (p >= (int) job->npages)
-			elog(ERROR, "gpu_reduce: a list job listed a row of a page it does not have");
+			elog(ERROR, "gpu_reduce: a page job handed back a row of a page it does not have");
 		e = &entries[p];
 		buf = (Buffer) e->buf + 1;
 		page = (const uint8 *) BufferGetPage(buf);
@@ -1894,11 +1899,25 @@ list_gpu_job(void *arg, GrPageJob *job)
 		{
 			if (fb[i].off < 1 || fb[i].off > e->nlp || !gr_page_visible(e, page, fb[i].off) ||
 				(k > 0 && fb[i].off == offs[k - 1]))
-				elog(ERROR, "gpu_reduce: a list job listed a tuple that is not visible");
+				elog(ERROR, "gpu_reduce: a page job handed back a tuple that is not visible");
 			offs[k++] = fb[i].off;
 		}
-		list_page_rows(arg, page, gr_pin_block(buf), offs, k);
+		fn(arg, page, gr_pin_block(buf), offs, k);
 	}
+}
+
+/*
+ * GrPageCallbacks.gpu_job of a list jobs' read: the rows the job listed;
+ * false (its pages decoded here whole) where it listed more than it holds
+ * or a tuple did not decode.
+ */
+static bool
+list_gpu_job(void *arg, GrPageJob *job)
+{
+	if (gr_page_fallback_overflow(job) || job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
+		return false;
+	((PageRows *) arg)->vis_seen += (int64) job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	each_listed_page(job, list_page_rows, arg);
 	return true;
 }
 
@@ -2597,6 +2616,15 @@ fallback_cmp(const void *a, const void *b)
 	return (int) x->off - (int) y->off;
 }
 
+/* ListedPage of a table's scan: the rows decoded as a page's are */
+static void
+decode_listed_page(void *arg, const uint8 *page, BlockNumber blk, const OffsetNumber *offs, int k)
+{
+	PageArg    *pa = arg;
+
+	decode_rows(pa->bs, pa->t, page, blk, offs, k, NULL);
+}
+
 /*
  * The rows a GPU job's program handed back: decoded and evaluated again on
  * the CPU, page by page, from the pages the job still holds pinned (the
@@ -2606,34 +2634,9 @@ fallback_cmp(const void *a, const void *b)
 static void
 page_gpu_fallbacks(BulkScanState *bs, BulkTable *t, GrPageJob *job)
 {
-	GrPageFallback *fb = gr_page_job_fallbacks(job);
-	GrPageEntry *entries = gr_page_job_entries(job);
-	int			n = (int) job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)];
+	PageArg		pa = {bs, t};
 
-	qsort(fb, n, sizeof(GrPageFallback), fallback_cmp);
-	for (int i = 0; i < n;)
-	{
-		OffsetNumber offs[MaxHeapTuplesPerPage];
-		int			k = 0;
-		int			p = fb[i].page;
-		const GrPageEntry *e;
-		Buffer		buf;
-		const uint8 *page;
-
-		if (p >= (int) job->npages)
-			elog(ERROR, "gpu_reduce: a page job handed back a row of a page it does not have");
-		e = &entries[p];
-		buf = (Buffer) e->buf + 1;
-		page = (const uint8 *) BufferGetPage(buf);
-		for (; i < n && fb[i].page == p; i++)
-		{
-			if (fb[i].off < 1 || fb[i].off > e->nlp || !gr_page_visible(e, page, fb[i].off) ||
-				(k > 0 && fb[i].off == offs[k - 1]))
-				elog(ERROR, "gpu_reduce: a page job handed back a tuple that is not visible");
-			offs[k++] = fb[i].off;
-		}
-		decode_rows(bs, t, page, gr_pin_block(buf), offs, k, NULL);
-	}
+	each_listed_page(job, decode_listed_page, &pa);
 }
 
 /* The running word of count aggregate a (count(*): the group's rows; count(col): col's values). */

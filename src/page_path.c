@@ -823,6 +823,47 @@ grow_cpu_slots(GrPagePath *pp, int ew, int nk)
 	pp->cpu_nslots = nslots;
 }
 
+/* A walk over the visible tuples of a job's pages (cpu mode): where it is, page and line pointer. */
+typedef struct JobWalk
+{
+	PageJobRef *ref;
+	int			p;
+	int			off;
+} JobWalk;
+
+/*
+ * The next visible tuple of the walk's job, decoded into vals, nulls and
+ * counted as visible; its place in walk->p, walk->off.  1: one; 0: after
+ * the last; -1: a tuple that did not decode (the scan decodes the pages
+ * again and reports it).
+ */
+static int
+next_job_tuple(JobWalk *walk, uint64 *vals, bool *nulls)
+{
+	GrPageJob  *job = walk->ref->job;
+	const GrDecodeDesc *d = gr_page_job_desc(job);
+
+	for (; walk->p < walk->ref->npages; walk->p++, walk->off = 0)
+	{
+		const GrPageEntry *e = &gr_page_job_entries(job)[walk->p];
+		const uint8 *page = (const uint8 *) BufferGetPage(walk->ref->bufs[walk->p]);
+
+		while (++walk->off <= e->nlp)
+		{
+			uint32		len;
+
+			if (!gr_page_visible(e, page, walk->off))
+				continue;
+			job->counts[GR_PAGE_COUNT_VIS(job->ncols)]++;
+			len = gr_page_tuple_len(page, walk->off, BLCKSZ);
+			if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, walk->off), len, vals, nulls))
+				return -1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Run a grouping job here, as the kernel runs it (cpu mode): decode each
  * visible tuple of its pages, apply the comparisons and the program (and a
@@ -839,7 +880,6 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	const GrDecodeDesc *d = gr_page_job_desc(job);
 	const GrExprProg *prog = gr_page_job_prog(job);
 	const GrExprProg *jprog = gr_page_job_jprog(job);
-	GrPageEntry *entries = gr_page_job_entries(job);
 	uint64	   *ents = pp->scan ? pp->cpu_ents : (uint64 *) ((char *) job + job->group_off);
 	uint64	   *counts = job->counts;
 	uint64	   *ngroups = pp->scan ? &pp->cpu_ngroups : &counts[GR_PAGE_COUNT_GROUPS(job->ncols)];
@@ -848,112 +888,103 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 	int			nk = job->ngkeys;
 	int			ew = gr_page_group_entry_words(job);
 	uint32		mask = (uint32) pp->cpu_nslots - 1;
+	JobWalk		walk = {ref, 0, 0};
+	uint64		vals[GR_DECODE_MAX_COLS];
+	bool		nulls[GR_DECODE_MAX_COLS];
+	int			r;
 
 	/* a job's own table starts empty; the scan's goes on */
 	if (!pp->scan)
 		memset(pp->cpu_slots, -1, sizeof(int32) * pp->cpu_nslots);
 	memset(counts, 0, sizeof(job->counts));
-	for (int p = 0; p < ref->npages; p++)
+	while ((r = next_job_tuple(&walk, vals, nulls)) > 0)
 	{
-		const GrPageEntry *e = &entries[p];
-		const uint8 *page = (const uint8 *) BufferGetPage(ref->bufs[p]);
+		int			p = walk.p;
+		int			off = walk.off;
+		uint64		key[1 + GR_PAGE_MAX_KEYS];
+		uint32		i;
+		int32		g;
 
-		for (int off = 1; off <= e->nlp; off++)
+		if (job->nquals > 0 && !gr_quals_pass(job->quals, job->nquals, vals, nulls))
+			continue;
+		if (prog != NULL)
 		{
-			uint64		vals[GR_DECODE_MAX_COLS];
-			bool		nulls[GR_DECODE_MAX_COLS];
-			uint64		key[1 + GR_PAGE_MAX_KEYS];
-			uint32		len;
-			uint32		i;
-			int32		g;
+			GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + d->ncols,
+											nulls + d->ncols, NULL);
 
-			if (!gr_page_visible(e, page, off))
+			if (res == GR_EXPR_REJECT)
 				continue;
-			counts[GR_PAGE_COUNT_VIS(ncols)]++;
-			len = gr_page_tuple_len(page, off, BLCKSZ);
-			if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, vals, nulls))
-				return false;
-			if (job->nquals > 0 && !gr_quals_pass(job->quals, job->nquals, vals, nulls))
-				continue;
-			if (prog != NULL)
-			{
-				GrExprResult res = gr_expr_eval(prog, vals, nulls, vals + d->ncols,
-												nulls + d->ncols, NULL);
-
-				if (res == GR_EXPR_REJECT)
-					continue;
-				if (res == GR_EXPR_FALLBACK)
-				{
-					hand_back(job, p, off);
-					continue;
-				}
-			}
-			if (job->njoins > 0)
-			{
-				uint32		went = 0;
-				GrExprResult res = gr_page_join_row(job, jprog, vals, nulls, &went);
-
-				if (res == GR_EXPR_FALLBACK)
-				{
-					hand_back(job, p, off);
-					continue;
-				}
-				for (int j = 0; j < job->njoins; j++)
-					counts[GR_PAGE_COUNT_MATCHES(ncols, j)] += (went >> j) & 1;
-				if (res == GR_EXPR_REJECT)
-					continue;
-			}
-			if (!gr_page_group_key(job, vals, nulls, key))
+			if (res == GR_EXPR_FALLBACK)
 			{
 				hand_back(job, p, off);
 				continue;
 			}
-			if (pp->scan && 2 * (*ngroups + 1) > (uint64) pp->cpu_nslots)
-			{
-				/* the scan's table past half its slots: twice the slots */
-				grow_cpu_slots(pp, ew, nk);
-				mask = (uint32) pp->cpu_nslots - 1;
-			}
-			for (i = (uint32) gr_page_group_hash(key, nk) & mask;; i = (i + 1) & mask)
-			{
-				g = pp->cpu_slots[i];
-				if (g < 0 || memcmp(ents + (Size) g * ew, key, sizeof(uint64) * (nk + 1)) == 0)
-					break;
-			}
-			if (g < 0 && *ngroups >= cap)
-			{
-				/* no room: the scan decodes the job's pages itself, or (its table) the row */
-				counts[GR_PAGE_COUNT_GFULL(ncols)]++;
-				if (!pp->scan)
-					return true;
-				hand_back(job, p, off);
-				continue;
-			}
-			if (g < 0)
-			{
-				uint64	   *ne;
-
-				g = (int32) (*ngroups)++;
-				if (pp->scan && (Size) g >= pp->cpu_room)
-				{
-					pp->cpu_room = Min(2 * pp->cpu_room, (Size) cap);
-					ents = pp->cpu_ents = repalloc_huge(pp->cpu_ents,
-														sizeof(uint64) * ew * pp->cpu_room);
-				}
-				pp->cpu_slots[i] = g;
-				ne = ents + (Size) g * ew;
-				memcpy(ne, key, sizeof(uint64) * (nk + 1));
-				for (int w = 0; w < job->gwords; w++)
-					ne[1 + nk + w] = gr_page_group_identity(job->gword_op[w]);
-			}
-			gr_page_group_fold(job, ents + (Size) g * ew + 1 + nk, vals, nulls,
-							   (uint64) p << 16 | (uint64) off);
-			counts[GR_PAGE_COUNT_ROWS(ncols)]++;
-			for (int c = 0; c < ncols; c++)
-				counts[c] += !nulls[c];
 		}
+		if (job->njoins > 0)
+		{
+			uint32		went = 0;
+			GrExprResult res = gr_page_join_row(job, jprog, vals, nulls, &went);
+
+			if (res == GR_EXPR_FALLBACK)
+			{
+				hand_back(job, p, off);
+				continue;
+			}
+			for (int j = 0; j < job->njoins; j++)
+				counts[GR_PAGE_COUNT_MATCHES(ncols, j)] += (went >> j) & 1;
+			if (res == GR_EXPR_REJECT)
+				continue;
+		}
+		if (!gr_page_group_key(job, vals, nulls, key))
+		{
+			hand_back(job, p, off);
+			continue;
+		}
+		if (pp->scan && 2 * (*ngroups + 1) > (uint64) pp->cpu_nslots)
+		{
+			/* the scan's table past half its slots: twice the slots */
+			grow_cpu_slots(pp, ew, nk);
+			mask = (uint32) pp->cpu_nslots - 1;
+		}
+		for (i = (uint32) gr_page_group_hash(key, nk) & mask;; i = (i + 1) & mask)
+		{
+			g = pp->cpu_slots[i];
+			if (g < 0 || memcmp(ents + (Size) g * ew, key, sizeof(uint64) * (nk + 1)) == 0)
+				break;
+		}
+		if (g < 0 && *ngroups >= cap)
+		{
+			/* no room: the scan decodes the job's pages itself, or (its table) the row */
+			counts[GR_PAGE_COUNT_GFULL(ncols)]++;
+			if (!pp->scan)
+				return true;
+			hand_back(job, p, off);
+			continue;
+		}
+		if (g < 0)
+		{
+			uint64	   *ne;
+
+			g = (int32) (*ngroups)++;
+			if (pp->scan && (Size) g >= pp->cpu_room)
+			{
+				pp->cpu_room = Min(2 * pp->cpu_room, (Size) cap);
+				ents = pp->cpu_ents = repalloc_huge(pp->cpu_ents,
+													sizeof(uint64) * ew * pp->cpu_room);
+			}
+			pp->cpu_slots[i] = g;
+			ne = ents + (Size) g * ew;
+			memcpy(ne, key, sizeof(uint64) * (nk + 1));
+			for (int w = 0; w < job->gwords; w++)
+				ne[1 + nk + w] = gr_page_group_identity(job->gword_op[w]);
+		}
+		gr_page_group_fold(job, ents + (Size) g * ew + 1 + nk, vals, nulls,
+						   (uint64) p << 16 | (uint64) off);
+		counts[GR_PAGE_COUNT_ROWS(ncols)]++;
+		for (int c = 0; c < ncols; c++)
+			counts[c] += !nulls[c];
 	}
-	return true;
+	return r == 0;
 }
 
 /*
@@ -968,33 +999,18 @@ list_job_here(PageJobRef *ref)
 	GrPageJob  *job = ref->job;
 	const GrDecodeDesc *d = gr_page_job_desc(job);
 	const GrExprProg *prog = gr_page_job_prog(job);
-	GrPageEntry *entries = gr_page_job_entries(job);
+	JobWalk		walk = {ref, 0, 0};
+	uint64		vals[GR_DECODE_MAX_COLS];
+	bool		nulls[GR_DECODE_MAX_COLS];
+	int			r;
 
 	memset(job->counts, 0, sizeof(job->counts));
-	for (int p = 0; p < ref->npages; p++)
-	{
-		const GrPageEntry *e = &entries[p];
-		const uint8 *page = (const uint8 *) BufferGetPage(ref->bufs[p]);
-
-		for (int off = 1; off <= e->nlp; off++)
-		{
-			uint64		vals[GR_DECODE_MAX_COLS];
-			bool		nulls[GR_DECODE_MAX_COLS];
-			uint32		len;
-
-			if (!gr_page_visible(e, page, off))
-				continue;
-			job->counts[GR_PAGE_COUNT_VIS(job->ncols)]++;
-			len = gr_page_tuple_len(page, off, BLCKSZ);
-			if (len == 0 || !gr_decode_tuple(d, gr_page_tuple(page, off), len, vals, nulls))
-				return false;
-			if ((job->nquals == 0 || gr_quals_pass(job->quals, job->nquals, vals, nulls)) &&
-				gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL) !=
-				GR_EXPR_REJECT)
-				hand_back(job, p, off);
-		}
-	}
-	return true;
+	while ((r = next_job_tuple(&walk, vals, nulls)) > 0)
+		if ((job->nquals == 0 || gr_quals_pass(job->quals, job->nquals, vals, nulls)) &&
+			gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL) !=
+			GR_EXPR_REJECT)
+			hand_back(job, walk.p, walk.off);
+	return r == 0;
 }
 
 /* Finish the oldest job: fold what the GPU found, or decode it here. */
