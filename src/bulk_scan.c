@@ -1946,10 +1946,10 @@ feed_page(PageRows *pr, HeapScanDesc scan)
 {
 	OffsetNumber maxoff;
 	Buffer		buf;
+	BlockNumber next = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
 
 	pr->switched = pr->vis_seen > 0 && 4 * pr->listed_seen > pr->vis_seen;
-	if (pr->switched ||
-		(pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1) >= scan->rs_nblocks)
+	if (pr->switched || next >= scan->rs_nblocks)
 	{
 		GrPagePathTotals totals;
 
@@ -1958,7 +1958,7 @@ feed_page(PageRows *pr, HeapScanDesc scan)
 		pr->fed = true;
 		return;
 	}
-	pr->blk = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
+	pr->blk = next;
 	if (pin_whole_page(pr->bj->pages->hints, scan, pr->blk, &buf, &maxoff))
 	{
 		gr_page_path_add(pr->pp, buf, NULL, maxoff);
@@ -2684,6 +2684,7 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 		const GrPageOut *po;
 		const uint64 *x;
 		int64		n;
+		int			so;
 
 		if (ag->kind == GR_SCAN_COUNT_STAR || ag->kind == GR_SCAN_COUNT_COL)
 			gr_sink_add_count(bs->sink, g, a, (int64) w[count_word(bs, t, job, a)]);
@@ -2713,9 +2714,9 @@ fold_group_words(BulkScanState *bs, BulkTable *t, const GrPageJob *job, int g,
 			r->sum_lo = (int64) (uint64) sum;
 			r->sum_hi = (int64) (sum >> 64);
 		}
+		so = scale_out(bs->desc, a);
 		gr_sink_add_gpu(bs->sink, g, a, po->op, r, n, NULL,
-						scale_out(bs->desc, a) < 0 ? ag->dec_scale :
-						(int) (int64) w[job->outs[scale_out(bs->desc, a)].word]);
+						so < 0 ? ag->dec_scale : (int) (int64) w[job->outs[so].word]);
 	}
 }
 
@@ -3016,6 +3017,7 @@ page_gpu(void *arg, struct GrPageJob *job)
 	{
 		const GrScanAgg *ag = &bs->desc->aggs[a];
 		const GrPageOut *po;
+		int			so;
 
 		if (ag->kind == GR_SCAN_COUNT_STAR)
 			gr_sink_add_count(bs->sink, 0, a, rows);
@@ -3024,13 +3026,13 @@ page_gpu(void *arg, struct GrPageJob *job)
 		if (ag->kind != GR_SCAN_AGG)
 			continue;
 		po = &job->outs[j++];
+		so = scale_out(bs->desc, a);
 		gr_sink_add_gpu(bs->sink, 0, a, po->op,
 						(const GrCudaResult *) ((char *) job + po->result_off),
 						(int64) job->counts[po->col],
 						(int64 *) ((char *) job + po->topk_off),
-						scale_out(bs->desc, a) < 0 ? ag->dec_scale :
-						(int) ((const GrCudaResult *) ((char *) job +
-													   job->outs[scale_out(bs->desc, a)].result_off))->key[0]);
+						so < 0 ? ag->dec_scale :
+						(int) ((const GrCudaResult *) ((char *) job + job->outs[so].result_off))->key[0]);
 	}
 	if (job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > 0)
 		page_gpu_fallbacks(bs, t, job);

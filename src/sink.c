@@ -243,6 +243,18 @@ gr_sink_add_datum(GrSink *s, int group, int agg, Datum value)
 }
 
 /*
+ * A computed numeric v times 10^scale brought to 10^shown (shown at most
+ * scale, v a multiple of 10^(scale - shown)): exact.
+ */
+static int128
+at_shown_scale(int128 v, int scale, int shown)
+{
+	for (; scale > shown; scale--)
+		v /= 10;
+	return v;
+}
+
+/*
  * Add one computed numeric given as an int128 times 10^scale (one past the
  * 64 bits of a computed column), whose display scale is shown (at most
  * scale; v a multiple of 10^(scale - shown)): a sum's or average's state
@@ -262,8 +274,8 @@ gr_sink_add_scaled(GrSink *s, int group, int agg, int128 v, int scale, int shown
 	}
 	st = value_state(s, &gr_sink_group(s, group)[agg], agg);
 	fold = gr_state_accum(st)->fold_datum;
-	for (; scale > shown; scale--)
-		v /= 10;
+	v = at_shown_scale(v, scale, shown);
+	scale = Min(scale, shown);
 	if (fold == gr_num_sum_fold)
 		gr_numeric_add_scaled_sum(st, fold, v, 1, scale);
 	else
@@ -301,9 +313,8 @@ gr_sink_add_gpu(GrSink *s, int group, int agg, int cuda_op, const GrCudaResult *
 		if (shown < 0 || shown > ag->dec_scale)
 			elog(ERROR, "gpu_reduce: a GPU sum's display scale %d is not within %d", shown,
 				 ag->dec_scale);
-		for (int d = shown; d < ag->dec_scale; d++)
-			sum /= 10;
-		gr_numeric_add_scaled_sum(st, gr_state_accum(st)->fold_datum, sum, n, shown);
+		gr_numeric_add_scaled_sum(st, gr_state_accum(st)->fold_datum,
+								  at_shown_scale(sum, ag->dec_scale, shown), n, shown);
 		gr_stats.gpu_bytes += n * sizeof(int64);
 	}
 	else
