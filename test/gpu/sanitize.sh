@@ -8,7 +8,7 @@
 # few whole-table page-path queries, then 4 concurrent sessions of
 # whole-table and grouped gpu_* queries (80 statements against native answers:
 # several scans' jobs and GROUP BY tables in the service at once), then a join
-# (a table hashed from its pages, probed by the jobs) and a GROUP BY whose
+# (a table hashed from its pages, probed by the jobs; again with its WHERE run by list jobs) and a GROUP BY whose
 # HAVING the GPU's scan table decides, against native.
 # SANITIZE_PARALLEL=1 adds the same with parallel workers (the bulk scan's
 # Parallel Custom Scan under Gather): under the tool PostgreSQL 15's
@@ -115,7 +115,8 @@ for tool in $tools; do
 	echo "$tool: $nc of 80 concurrent statements gave native's answers"
 	[ "$(grep -c "Custom Scan (GpuReduce)" "$out/$tool.concurrent.plan")" = 2 ] && [ "$nc" = 80 ] ||
 		{ echo "$tool: concurrent answers or plans:"; cat "$out/$tool".concurrent.*; fail=1; }
-	# a join (a table hashed from its pages, probed by the page jobs' kernels) and a GROUP BY
+	# a join (a table hashed from its pages, probed by the page jobs' kernels), the same with
+	# the hashed table's WHERE run by a list job, and a GROUP BY
 	# whose HAVING the GPU's scan table decides (the checks' kernel, select and gather), each
 	# against native's plan (FILTER keeps it) in one statement
 	psql_ -qAt -c "SET client_min_messages = warning" \
@@ -125,6 +126,12 @@ for tool in $tools; do
 				FROM san_p JOIN san_d ON d = k WHERE x % 5 <> 0 GROUP BY g) q)
 			= (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g) FROM (SELECT g, sum(x) FILTER (WHERE true) s,
 				count(*) FILTER (WHERE true) c FROM san_p JOIN san_d ON d = k WHERE x % 5 <> 0 GROUP BY g) n)" \
+		-c "SELECT (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g) FROM (SELECT g, sum(x) s, count(*) c
+				FROM san_p JOIN san_d ON d = k WHERE d % 10 = 3 AND g < 5 GROUP BY g) q)
+			= (SELECT string_agg(g || ':' || s || ':' || c, ',' ORDER BY g) FROM (SELECT g, sum(x) FILTER (WHERE true) s,
+				count(*) FILTER (WHERE true) c FROM san_p JOIN san_d ON d = k WHERE d % 10 = 3 AND g < 5 GROUP BY g) n)" \
+		-c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT g, sum(x) s, count(*) c FROM san_p JOIN san_d ON d = k
+				WHERE d % 10 = 3 AND g < 5 GROUP BY g" \
 		-c "SELECT (SELECT string_agg(k || ':' || s, ',' ORDER BY k) FROM (SELECT k, sum(x) s FROM san_p
 				GROUP BY k HAVING sum(x) > 80100000) q)
 			= (SELECT string_agg(k || ':' || s, ',' ORDER BY k) FROM (SELECT k, sum(x) FILTER (WHERE true) s
@@ -132,9 +139,10 @@ for tool in $tools; do
 		-c "EXPLAIN (COSTS OFF) SELECT g, sum(x) s, count(*) c FROM san_p JOIN san_d ON d = k WHERE x % 5 <> 0 GROUP BY g" \
 		-c "EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT k, sum(x) s FROM san_p GROUP BY k HAVING sum(x) > 80100000" \
 		>"$out/$tool.joins.out" 2>&1
-	[ "$(grep -cx t "$out/$tool.joins.out")" = 2 ] && grep -q "Hashed: san_d" "$out/$tool.joins.out" &&
+	[ "$(grep -cx t "$out/$tool.joins.out")" = 3 ] && grep -q "Hashed: san_d" "$out/$tool.joins.out" &&
+		grep -Eq "Pages Filtered by Jobs: [1-9]" "$out/$tool.joins.out" &&
 		grep -Eq "Groups Collected and Rejected by HAVING: [1-9]" "$out/$tool.joins.out" &&
-		echo "$tool: the join and the HAVING decided on the GPU's table gave native's answers" ||
+		echo "$tool: the joins (one through list jobs) and the HAVING decided on the GPU's table gave native's answers" ||
 		{ echo "$tool: join or HAVING answers or plans:"; cat "$out/$tool.joins.out"; fail=1; }
 	# parallel workers (SANITIZE_PARALLEL=1): each its own jobs (and grouped, its own GROUP BY
 	# table), Gather over them; each statement 10 times.  Under the tool PostgreSQL 15's
