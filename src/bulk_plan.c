@@ -196,7 +196,9 @@ typedef struct BulkTable
 	List	   *joincols;		/* Integer per join key (GrJoinSrc, in order): the
 								 * column of one the table gives, or -1 */
 	List	   *hashcols;		/* a hashed relation read from its pages:
-								 * Integer per key, then per value, its column */
+								 * Integer per key, then per value, its column
+								 * (a value computed by its program: -1 - the
+								 * output) */
 	double		pages;
 	double		tuples;
 } BulkTable;
@@ -875,11 +877,38 @@ page_column(BulkTable *t, Node *expr)
 }
 
 /*
+ * A hashed relation's value that is not a plain column (TPC-H Q12's CASE
+ * over o_orderpriority) as an output of the relation's program, in *col as
+ * -1 - the output (table_desc places it after the decoded columns): where
+ * the program computes it as the image keeps it, a fixed-width value
+ * whose bits in its width are its Datum's (an integer, a date, a float; not
+ * a numeric, which the program holds scaled).  The rows it hands back are
+ * PostgreSQL's to evaluate, as the WHERE's (fallback_outputs).
+ */
+static bool
+page_value(BulkQuery *q, BulkTable *t, Node *expr, int *col)
+{
+	Oid			type = exprType(expr);
+	int			out;
+	GrType		gt;
+	int			scale;
+	bool		varies;
+
+	if (!get_typbyval(type) || get_typlen(type) <= 0 || !program_of(q, t) ||
+		!gr_expr_add_output(t->xb, (Expr *) expr, &out, &gt, &scale, &varies) ||
+		varies || t->xb->prog.out_kind[out] == GR_XO_DEC)
+		return false;
+	*col = -1 - out;
+	return true;
+}
+
+/*
  * A hashed relation as a table the node reads from its pages, or NULL where
  * its child plan must give its rows: a plain heap table, without row
- * security (its plan applies the policies), whose keys and values are its
- * columns and whose every WHERE clause the node compiles (as the table's:
- * comparisons, then the program).  Its reasons are not the query's: a
+ * security (its plan applies the policies), whose keys are its columns,
+ * whose values are its columns or computed by its program (page_value), and
+ * whose every WHERE clause the node compiles (as the table's: comparisons,
+ * then the program).  Its reasons are not the query's: a
  * relation not read from pages still joins through its child plan.
  */
 static BulkTable *
@@ -906,7 +935,7 @@ page_table(PlannerInfo *root, BulkQuery *q, GrJoinRel *jr)
 	t->relid = jr->relid;
 	t->pages = rel->pages;
 	t->tuples = rel->tuples;
-	foreach(lc, list_concat_copy(jr->keyexprs, jr->vals))
+	foreach(lc, jr->keyexprs)
 	{
 		int			col = page_column(t, lfirst(lc));
 
@@ -914,7 +943,16 @@ page_table(PlannerInfo *root, BulkQuery *q, GrJoinRel *jr)
 			return NULL;
 		t->hashcols = lappend(t->hashcols, makeInteger(col));
 	}
+	/* the WHERE first: a value is computed for the rows it keeps */
 	compiled = table_quals(root, q, t);
+	foreach(lc, jr->vals)
+	{
+		int			col = compiled ? page_column(t, lfirst(lc)) : -1;
+
+		if (compiled && col < 0)
+			compiled = page_value(q, t, lfirst(lc), &col);
+		t->hashcols = lappend(t->hashcols, makeInteger(col));
+	}
 	gr_decline_restore(mark);
 	if (!compiled || list_length(t->quals) > GR_MAX_QUALS ||
 		list_length(t->attnos) + (t->xb ? t->xb->prog.nouts : 0) > GR_DECODE_MAX_COLS)
@@ -1266,7 +1304,9 @@ sort_columns(BulkTable *t, GrExprProg *jprog)
 	{
 		Integer    *col = lfirst(lc);
 
-		col->ival = newidx[intVal(col)];
+		/* (a computed value's output keeps its number) */
+		if (intVal(col) >= 0)
+			col->ival = newidx[intVal(col)];
 	}
 	if (t->xb != NULL)
 		gr_expr_renumber(&t->xb->prog, newidx, n);
@@ -1469,6 +1509,10 @@ join_desc(BulkQuery *q, GrScanDesc *d, BulkTable *t)
 			sj->pages = palloc0(sizeof(GrScanTable));
 			table_desc(q->root, q, d, pt, sj->pages);
 			sj->pagecols = int_array(pt->hashcols);
+			/* a computed value: its output, after the decoded columns */
+			for (int c = 0; c < sj->nkeys + sj->nvals; c++)
+				if (sj->pagecols[c] < 0)
+					sj->pagecols[c] = sj->pages->ncols + (-1 - sj->pagecols[c]);
 			sj->name = psprintf("%s read from pages%s%s", jr->name,
 								sj->pages->filter[0] != '\0' ? ", Filter: " : "",
 								sj->pages->filter);

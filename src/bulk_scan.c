@@ -661,11 +661,9 @@ init_joins(BulkScanState *bs, EState *estate, int eflags)
 		bj->desc = &d->joins[j];
 		if (bj->desc->pages != NULL)
 		{
-			/* no aggregate or key reads its columns: no program outputs */
+			/* its program's outputs are its computed values (GrScanJoin.pagecols) */
 			bj->pages = palloc0(sizeof(BulkTable));
 			init_table(bs, bj->pages, bj->desc->pages);
-			if (bj->pages->prog != NULL && bj->pages->prog->nouts > 0)
-				elog(ERROR, "gpu_reduce: a relation read from pages computes outputs");
 		}
 		else
 		{
@@ -1304,6 +1302,12 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		if (rr.by[b]->desc->nkeys != 1 || bj->pages == NULL)
 			continue;
 		keys = reducer_keys(bj, rr.by[b], &col, &n);
+		/* (a value the program computes is no column an index has) */
+		if (col >= bj->pages->desc->ncols)
+		{
+			pfree(keys);
+			continue;
+		}
 		by_index = index_rows(bs, bj, col, keys, n, &ir);
 		if (!by_index)
 			pfree(keys);
@@ -1754,6 +1758,14 @@ page_row_passes(BulkScanState *bs, BulkTable *t, const uint8 *page, BlockNumber 
 	if (res != GR_EXPR_FALLBACK)
 		return res == GR_EXPR_PASS;
 	pass = fallback_quals(bs, t, page, blk, off, len);
+	if (pass && t->prog->nouts > 0)
+	{
+		/* its computed values (page_value: fixed-width, their bits are their Datums) */
+		Datum		xv[GR_EXPR_MAX_OUTS];
+		bool		xn[GR_EXPR_MAX_OUTS];
+
+		fallback_outputs(bs, t, tv, tn, xv, xn);
+	}
 	ExecClearTuple(t->xslot);
 	ResetExprContext(bs->css.ss.ps.ps_ExprContext);
 	return pass;
@@ -2018,7 +2030,8 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	GrPageGroupSpec none = {0};
 
 	pr->pp = NULL;
-	if ((t->nquals == 0 && t->prog == NULL) || RelationUsesLocalBuffers(t->rel))
+	/* (a program of computed values alone leaves no row out) */
+	if ((t->nquals == 0 && t->xqual == NULL) || RelationUsesLocalBuffers(t->rel))
 		return;
 	if (prog == NULL)
 		prog = palloc0(sizeof(GrExprProg));

@@ -406,8 +406,13 @@ gr_scan_desc_from_list(List *l)
 		{
 			sj->pages = palloc0(sizeof(GrScanTable));
 			get_table(&r, d, sj->pages);
-			sj->pagecols = get_ints(&r, sj->nkeys + sj->nvals, 0, sj->pages->ncols - 1,
+			/* a key is a decoded column; a value may be the program's output after them */
+			sj->pagecols = get_ints(&r, sj->nkeys + sj->nvals, 0, sj->pages->ncols - 1 +
+									(sj->pages->prog != NULL ? sj->pages->prog->nouts : 0),
 									"join column read from pages");
+			for (int k = 0; k < sj->nkeys; k++)
+				if (sj->pagecols[k] >= sj->pages->ncols)
+					malformed("join key read from pages");
 			if (sj->partial)
 				malformed("a partial child of a join read from pages");
 		}
