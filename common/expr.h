@@ -151,10 +151,15 @@ typedef enum GrExprOp
 	 * timestamptz's local time as timestamp2tm gives it, and a local time's
 	 * timestamptz as DetermineTimeZoneOffset places it
 	 */
-	GR_X_TZ_LOCAL, GR_X_TZ_INSTANT
+	GR_X_TZ_LOCAL, GR_X_TZ_INSTANT,
+	/*
+	 * text: LIKE of a pattern of literal bytes and % (constant c, as
+	 * written; LIKE 'prefix%' is GR_X_PREFIX)
+	 */
+	GR_X_LIKE
 } GrExprOp;
 
-#define GR_X_LAST GR_X_TZ_INSTANT
+#define GR_X_LAST GR_X_LIKE
 
 /* GR_X_DIV_D's sub: the divisor's scale, and this flag */
 #define GR_XDIV_BELOW	0x80
@@ -756,6 +761,60 @@ gr_text_cmp(const uint8_t *a, int32_t al, const uint8_t *b, int32_t bl, bool bpc
 		if (a[i] != b[i])
 			return a[i] < b[i] ? -1 : 1;
 	return al < bl ? -1 : (al > bl ? 1 : 0);
+}
+
+/* Whether the n bytes at a and at b are the same. */
+GR_HOSTDEV bool
+gr_bytes_equal(const uint8_t *a, const uint8_t *b, int32_t n)
+{
+	for (int32_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * Whether string s matches LIKE pattern pat, whose only wildcard is %
+ * (no _, no escape): its first piece begins s, its last ends s, and each
+ * piece between is found, in order, after the one before (the leftmost
+ * place each is found leaves the most room for the rest).  Bytes, as
+ * PostgreSQL's LIKE matches a UTF-8 or single-byte encoding: a piece of
+ * whole characters found in UTF-8 starts at a character.
+ */
+GR_HOSTDEV bool
+gr_text_like(const uint8_t *s, int32_t sl, const uint8_t *pat, int32_t pl)
+{
+	int32_t		pos = 0;
+	int32_t		i = 0;
+	int32_t		e = 0;
+
+	while (e < pl && pat[e] != '%')
+		e++;
+	if (e == pl)
+		return sl == pl && gr_bytes_equal(s, pat, pl);
+	if (sl < e || !gr_bytes_equal(s, pat, e))
+		return false;
+	pos = e;
+	for (i = e + 1;; i = e + 1)
+	{
+		int32_t		n;
+
+		for (e = i; e < pl && pat[e] != '%'; e++)
+			;
+		n = e - i;
+		if (e == pl)
+			return sl - pos >= n && gr_bytes_equal(s + sl - n, pat + i, n);
+		if (n == 0)
+			continue;
+		for (;; pos++)
+		{
+			if (sl - pos < n)
+				return false;
+			if (gr_bytes_equal(s + pos, pat + i, n))
+				break;
+		}
+		pos += n;
+	}
 }
 
 /* A comparison's three-way result as the boolean of operator sub. */
@@ -1444,6 +1503,13 @@ gr_expr_eval(const GrExprProg *p, const uint64_t *vals, const bool *nulls,
 
 					d->b = a->t.len >= n &&
 						gr_text_cmp(a->t.p, n, p->text + k->i, n, false) == 0;
+					break;
+				}
+			case GR_X_LIKE:
+				{
+					const GrExprConst *k = &p->consts[st->c];
+
+					d->b = gr_text_like(a->t.p, a->t.len, p->text + k->i, (int32_t) k->dlo);
 					break;
 				}
 			case GR_X_NOT:

@@ -99,7 +99,7 @@ SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE s IS NULL')
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*), count(f4) FROM bs WHERE f4 IS NOT NULL AND v IS NULL');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > NULL');
 -- not comparisons of a column with a constant: the expression program
--- (expressions.sql), LIKE 'prefix%' too
+-- (expressions.sql), LIKE too
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 > 10 OR i2 > 10');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE i4 + 1 > 10');
 SELECT * FROM bulk_check('SELECT gpu_sum(i4), count(*) FROM bs WHERE s LIKE ''x%''');

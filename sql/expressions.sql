@@ -121,7 +121,7 @@ SELECT ex_counted('SELECT sum(CASE WHEN s <> 1 THEN a / (s - 1) ELSE 0 END) FROM
 SELECT * FROM exq('SELECT sum(p * p * p * p), avg(p * p * p * p), max(p * p * p * p), count(p * p * p * p) FROM ex');
 SELECT ex_counted('SELECT sum(p * p * p * p) FROM ex');
 
--- text, varchar and char(n): equality, IN lists and LIKE 'prefix%' under any
+-- text, varchar and char(n): equality, IN lists and LIKE under any
 -- deterministic collation (byte equality), ordering under "C"; char(n)
 -- compares without its trailing blanks; compressed and TOAST-ed values are
 -- handed back to PostgreSQL
@@ -142,8 +142,27 @@ SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s COLLATE "C" < 
 SELECT * FROM exq($q$SELECT count(*), sum(CASE WHEN s = 'x' THEN amount ELSE 0 END) FROM tx WHERE s IS NOT NULL$q$);
 SELECT * FROM exq($q$SELECT count(*) FROM tx WHERE s LIKE 'abab%'$q$);
 SELECT ex_counted($q$SELECT count(*) FROM tx WHERE s LIKE 'abab%'$q$);
--- LIKE with _ or an inner %, and text functions, keep PostgreSQL's plan
+-- LIKE with % anywhere, matched piece by piece: the pieces in order and
+-- apart ('%ab%ba' rejects 'aba'), a last piece that must end the value, an
+-- empty pattern and '%', a multibyte character, char(n)'s blanks seen as
+-- bpcharlike sees them ('%b ' finds 'ab  ')
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s LIKE '%b%' AND v NOT LIKE '%mm%'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s LIKE '%b' OR c LIKE '%b '$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s LIKE 'a%b%' OR s LIKE '' OR v LIKE '%a%a'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(CASE WHEN s LIKE '%a%b%' THEN amount END), sum(CASE WHEN s LIKE '%' THEN 1 ELSE 0 END) FROM tx WHERE s NOT LIKE '%ab%ba'$q$);
+SELECT * FROM exq($q$SELECT count(*), sum(amount) FROM tx WHERE s LIKE '%é%' OR s LIKE 'ab%%' OR s LIKE '%ba%ab%' OR c LIKE 'a%c%'$q$);
+SELECT ex_counted($q$SELECT count(*) FROM tx WHERE s LIKE '%b%'$q$);
+CREATE TABLE tl (s text, n int);
+INSERT INTO tl SELECT (ARRAY['aba', 'abba', 'abab', 'ba', 'xaby', 'ab', '', 'a%b', 'bab', 'aab'])[1 + g % 10], g
+FROM generate_series(1, 20000) g;
+ANALYZE tl;
+SELECT * FROM exq($q$SELECT sum(CASE WHEN s LIKE '%ab%ba' THEN n END), sum(CASE WHEN s LIKE 'ab%ab' THEN n END),
+  sum(CASE WHEN s LIKE 'a%a' THEN n END), sum(CASE WHEN s LIKE '%b%b%' THEN n END), sum(CASE WHEN s LIKE 'ab%b' THEN n END),
+  sum(CASE WHEN s LIKE '%a%b' THEN n END), sum(CASE WHEN s LIKE 'aba%' THEN n END), sum(CASE WHEN s LIKE 'ab' THEN n END) FROM tl$q$);
+DROP TABLE tl;
+-- LIKE with _, and text functions, keep PostgreSQL's plan
 SELECT node FROM exq($q$SELECT count(*) FROM tx WHERE s LIKE 'a_%'$q$);
+SELECT node FROM exq($q$SELECT count(*) FROM tx WHERE s LIKE '%a\%'$q$);
 SELECT node FROM exq($q$SELECT count(*) FROM tx WHERE lower(s) = 'ab'$q$);
 DROP TABLE tx;
 

@@ -758,7 +758,7 @@ table_quals(PlannerInfo *root, BulkQuery *q, BulkTable *t)
 							  expr_text(root, t->relid, (Node *) ri->clause));
 		if (!bulk_qual(q, t, ri->clause) &&
 			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
-			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
+			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE with % (not _) and date_trunc of the supported types; README, Troubleshooting.",
 								   "the expression program does not compile the WHERE clause %s",
 								   expr_text(root, t->relid, (Node *) ri->clause));
 		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
@@ -1000,7 +1000,7 @@ joined_row_program(PlannerInfo *root, BulkQuery *q, BulkTable *t)
 	gr_expr_builder_init(q->jxb, root, 0, joined_row_column, prog_runtime, pa);
 	foreach(lc, q->join->quals)
 		if (!gr_expr_add_qual(q->jxb, lfirst(lc)))
-			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE 'prefix%' and date_trunc of the supported types; README, Troubleshooting.",
+			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE with % (not _) and date_trunc of the supported types; README, Troubleshooting.",
 								   "the expression program does not compile the join clause %s",
 								   expr_text(root, t->relid, lfirst(lc)));
 	foreach(lc, q->keyexprs)

@@ -38,6 +38,7 @@
 #include "catalog/pg_collation.h"
 #include "catalog/pg_database.h"
 #include "catalog/pg_namespace.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "catalog/pg_type.h"
 #include "nodes/makefuncs.h"
@@ -1392,35 +1393,43 @@ nullif(GrExprBuilder *b, NullIfExpr *ni, XVal *out)
 }
 
 /*
- * x LIKE 'prefix%' (or NOT LIKE): a literal pattern of plain characters
- * and one final %, no _ and no escape, is a test of the value's first
- * bytes (of char(n), blanks included, as bpcharlike sees them).
+ * x LIKE pattern (or NOT LIKE): a literal pattern of plain characters and
+ * %, no _ and no escape.  'prefix%' is a test of the value's first bytes
+ * (GR_X_PREFIX); any other such pattern is matched piece by piece
+ * (GR_X_LIKE: gr_text_like), in a UTF-8 or single-byte database, where
+ * bytes match as PostgreSQL's LIKE matches characters.  Either sees
+ * char(n)'s bytes, blanks included, as bpcharlike does.
  */
 static bool
-like_prefix(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *out)
+like_pattern(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *out)
 {
 	Const	   *c = (Const *) pattern;
 	text	   *t;
 	char	   *p;
 	int			len;
 	int			k;
-	Const		prefix;
+	int			wild = 0;
+	bool		prefix;
+	Const		lit;
 
 	if (!IsA(c, Const) || c->constisnull)
 		return false;
 	t = DatumGetTextPP(c->constvalue);
 	p = VARDATA_ANY(t);
 	len = VARSIZE_ANY_EXHDR(t);
-	if (len < 1 || p[len - 1] != '%')
-		return false;
-	for (int i = 0; i < len - 1; i++)
-		if (p[i] == '%' || p[i] == '_' || p[i] == '\\')
+	for (int i = 0; i < len; i++)
+	{
+		if (p[i] == '_' || p[i] == '\\')
 			return false;
-	prefix = *c;
-	prefix.constvalue = PointerGetDatum(cstring_to_text_with_len(p, len - 1));
-	if (!text_const(b, prefix.constvalue, &k))
+		wild += p[i] == '%';
+	}
+	prefix = wild == 1 && p[len - 1] == '%';
+	if (!prefix && GetDatabaseEncoding() != PG_UTF8 && pg_database_encoding_max_length() != 1)
 		return false;
-	if (!emit_bool(b, GR_X_PREFIX, 0, 0, x->reg, -1, k, out))
+	lit = *c;
+	lit.constvalue = prefix ? PointerGetDatum(cstring_to_text_with_len(p, len - 1)) : c->constvalue;
+	if (!text_const(b, lit.constvalue, &k) ||
+		!emit_bool(b, prefix ? GR_X_PREFIX : GR_X_LIKE, 0, 0, x->reg, -1, k, out))
 		return false;
 	if (negate)
 	{
@@ -1751,7 +1760,7 @@ binary_op(GrExprBuilder *b, Expr *e, const char *name, List *args, Oid restype, 
 
 		if (strcmp(name, "~~") == 0 || strcmp(name, "!~~") == 0)
 			return text_collation_ok(collid, true) &&
-				like_prefix(b, lsecond(args), &l, name[0] == '!', out);
+				like_pattern(b, lsecond(args), &l, name[0] == '!', out);
 		if ((cmp = cmp_of_name(name)) < 0 || l.kind != r.kind ||
 			!text_collation_ok(collid, cmp <= GR_XC_NE))
 			return false;
@@ -2171,7 +2180,7 @@ gr_expr_check(const GrExprProg *p, int ncols)
 			first = st->a, n = 1;
 		else if (st->op == GR_X_IN && st->sub >= GR_XK_TEXT)
 			first = st->c, n = st->w;
-		else if (st->op == GR_X_PREFIX)
+		else if (st->op == GR_X_PREFIX || st->op == GR_X_LIKE)
 			first = st->c, n = 1;
 		for (int k = first; k >= 0 && k < first + n; k++)
 			if (k >= p->nconsts || (!p->consts[k].isnull &&

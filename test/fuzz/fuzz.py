@@ -553,7 +553,8 @@ class ExprGen:
         if kind == 'text':
             x = self.col('text')
             opts = [f"{x.name} {op} {r.choice(x.lits)}", f"{x.name} IN ({r.choice(x.lits)}, {r.choice(x.lits)})",
-                    f"{x.name} LIKE {q(r.choice(['ab', 'k1', 'v', '']) + '%')}"]
+                    f"{x.name} LIKE {q(r.choice(['ab', 'k1', 'v', '']) + '%')}",
+                    f"{x.name} {r.choice(['LIKE', 'NOT LIKE'])} {q(r.choice(['%', '']) + r.choice(['b', 'k1', 'v%1', 'a%b']) + r.choice(['%', '']))}"]
             if not self.friendly:
                 opts += [f"lower({x.name}) = 'abc'", f"{x.name} LIKE 'a_%'", f"{x.name} ILIKE 'AB%'"]
             return r.choice(opts)
