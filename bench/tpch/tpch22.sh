@@ -39,6 +39,8 @@
 #   TPCH_WORKERS             max_parallel_workers_per_gather settings (default "0 2")
 #   TPCH_TIMEOUT             statement_timeout of each query in seconds (default 300)
 #   TPCH_QUERIES             which queries (default "01 02 ... 22")
+#   TPCH_QUERY_DIR           where query NN is qNN.sql (default bench/tpch/queries; other
+#                            queries over the same tables: bench/tpch/like/)
 #   TPCH_DATA                the CSV folder (default /tmp/gpu_reduce_tpch_sfSF; reused
 #                            when its eight files are there)
 #   TPCH_VENV                the venv made when python3 cannot import duckdb with the
@@ -64,6 +66,7 @@ answers_only=${TPCH_ANSWERS_ONLY:-0}
 workers=${TPCH_WORKERS:-0 2}
 timeout_s=${TPCH_TIMEOUT:-300}
 queries=${TPCH_QUERIES:-$(seq -f '%02g' 1 22 | tr '\n' ' ')}
+qdir=$(cd "${TPCH_QUERY_DIR:-$here/queries}" && pwd)
 data=${TPCH_DATA:-/tmp/gpu_reduce_tpch_sf$sf}
 venv=${TPCH_VENV:-/tmp/gpu_reduce_tpch_venv}
 tables="region nation part supplier partsupp customer orders lineitem"
@@ -273,7 +276,7 @@ else
 	tpch_log "python: $TPCH_PY"
 	gen=("$TPCH_PY" "$here/gen.py" "$sf" "$data" --all)
 	if [ "$answers_only" != 1 ]; then
-		for q in $queries; do gen+=(--time "$here/queries/q$q.sql"); done
+		for q in $queries; do gen+=(--time "$qdir/q$q.sql"); done
 		gen+=(--runs "$runs" --times-csv "$out/duckdb.csv")
 	fi
 	"${gen[@]}" >"$out/duckdb.txt"
@@ -296,7 +299,7 @@ gr_start -c shared_buffers="$sb" -c max_parallel_workers_per_gather=0 \
 gr_psql -q -d postgres -c "CREATE EXTENSION gpu_reduce" -c "CREATE EXTENSION pg_prewarm"
 mkdir -p "$GR_TMP/q"
 cp "$here"/schema.sql "$here"/create.sql "$here"/keys.sql "$GR_TMP"/
-for q in $queries; do cp "$here/queries/q$q.sql" "$GR_TMP/q/"; done
+for q in $queries; do cp "$qdir/q$q.sql" "$GR_TMP/q/"; done
 chmod -R a+rX "$GR_TMP/q" "$GR_TMP"/*.sql
 gr_psql -q -d postgres -c "SET client_min_messages = warning" -f "$GR_TMP/schema.sql"
 for t in $tables; do
