@@ -198,15 +198,19 @@ SELECT * FROM same($$SELECT count(*), sum(f_v) FROM pfact JOIN pdim ON d_key = f
 -- values computed from a hashed relation's columns (TPC-H Q12's CASE over
 -- o_orderpriority: an expression that cannot raise, which PostgreSQL's plan
 -- would compute) computed by the relation's program as its pages are read:
--- integers (negative ones), a float, a date, NULLs, repeated keys; with a
--- WHERE (cpu mode: through list jobs); with rows the program hands back
--- (toasted text), whose values PostgreSQL computes; a numeric value (the
--- program holds it scaled, not as its Datum) keeps the child plan
+-- integers (negative ones, int2), floats (float8, float4), a date, NULLs,
+-- repeated keys; with a WHERE (cpu mode: through list jobs); with rows the
+-- program hands back (toasted text), whose values PostgreSQL computes; a
+-- numeric value (the program holds it scaled, not as its Datum) keeps the
+-- child plan
 SELECT * FROM same($$SELECT f_n, sum(CASE WHEN d_tag IN ('t1', 't2') THEN 1 ELSE 0 END) hi,
   sum(CASE WHEN d_tag <> 't3' THEN -1 ELSE 0 END) lo, gpu_sum(CASE WHEN d_tag = 't4' THEN 0.5::float8 ELSE -1.25 END) f,
   min(CASE WHEN d_tag <> 't0' THEN d_day END) d, count(CASE WHEN d_tag = 't1' THEN NULL ELSE d_n END) c
   FROM pfact JOIN pdim ON d_key = f_key GROUP BY 1$$);
 SELECT hashed($$SELECT f_n, sum(CASE WHEN d_tag IN ('t1', 't2') THEN 1 ELSE 0 END) FROM pfact JOIN pdim ON d_key = f_key GROUP BY 1$$);
+SELECT * FROM same($$SELECT f_n, gpu_sum(CASE WHEN d_tag = 't4' THEN 0.5::float4 ELSE -1.25::float4 END) f4,
+  max(CASE WHEN d_tag = 't4' THEN 0.5::float4 ELSE -1.25::float4 END) m4, min(CASE WHEN d_tag = 't1' THEN d_n::int2 END) i2
+  FROM pfact JOIN pdim ON d_key = f_key GROUP BY 1$$);
 SET gpu_reduce.page_path TO cpu;
 SELECT * FROM same($$SELECT d_n, max(CASE WHEN d_tag = 't2' THEN d_big ELSE -1 END), count(*) FROM pfact JOIN pdim ON d_key = f_key
   WHERE d_n > 30 GROUP BY 1$$);

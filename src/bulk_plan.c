@@ -883,8 +883,8 @@ page_column(BulkTable *t, Node *expr)
  * over o_orderpriority) as an output of the relation's program, in *col as
  * -1 - the output (table_desc places it after the decoded columns): where
  * the program computes it as the image keeps it, a fixed-width value
- * whose bits in its width are its Datum's (an integer, a date, a float; not
- * a numeric, which the program holds scaled).  The rows it hands back are
+ * whose bits in its width are its Datum's (an integer, a date, a float of
+ * its own width; not a numeric, which the program holds scaled).  The rows it hands back are
  * PostgreSQL's to evaluate, as the WHERE's (fallback_outputs).
  */
 static bool
@@ -898,7 +898,8 @@ page_value(BulkQuery *q, BulkTable *t, Node *expr, int *col)
 
 	if (!get_typbyval(type) || get_typlen(type) <= 0 || !program_of(q, t) ||
 		!gr_expr_add_output(t->xb, (Expr *) expr, &out, &gt, &scale, &varies) ||
-		varies || t->xb->prog.out_kind[out] == GR_XO_DEC)
+		varies || t->xb->prog.out_kind[out] == GR_XO_DEC ||
+		t->xb->prog.out_w[out] != get_typlen(type))
 		return false;
 	*col = -1 - out;
 	return true;
