@@ -1027,11 +1027,15 @@ def explain_away(server, qr, node, ref):
             scans.append((Table(f"{j.dim.name} {j.alias}", 'dim', 0), False,
                           [w for w in qr.where if j.alias + '.' in w and not any(a in w for a in others)]))
         for table, only, where in scans:
-            if failed is node and where:
-                scan = Query(qr.idx, table, qr.settings, [], [Agg('count*')], where, [], None, None, only)
-                res = check_one(server, scan, recheck=False)[1]
-                if '0.r' in res and res['0.r'].state == failed.state:
-                    return 'joinorder'
+            # its conjuncts together, then each alone: a conjunct that also reads the table's
+            # columns unqualified (j0.xk = l1, from the join's equivalences) fails to parse in
+            # the relation's scan alone, while the one that raises still shows it
+            for conjuncts in ([where] + [[w] for w in where] if len(where) > 1 else [where]):
+                if failed is node and conjuncts:
+                    scan = Query(qr.idx, table, qr.settings, [], [Agg('count*')], conjuncts, [], None, None, only)
+                    res = check_one(server, scan, recheck=False)[1]
+                    if '0.r' in res and res['0.r'].state == failed.state:
+                        return 'joinorder'
         for alt in ([('enable_hashjoin', 'off')], [('enable_hashjoin', 'off'), ('enable_mergejoin', 'off')],
                     [('enable_mergejoin', 'off'), ('enable_nestloop', 'off')]):
             cand = qr.copy(settings=qr.settings.replace(items=list(qr.settings.items) + alt))
