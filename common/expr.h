@@ -763,16 +763,6 @@ gr_text_cmp(const uint8_t *a, int32_t al, const uint8_t *b, int32_t bl, bool bpc
 	return al < bl ? -1 : (al > bl ? 1 : 0);
 }
 
-/* Whether the n bytes at a and at b are the same. */
-GR_HOSTDEV bool
-gr_bytes_equal(const uint8_t *a, const uint8_t *b, int32_t n)
-{
-	for (int32_t i = 0; i < n; i++)
-		if (a[i] != b[i])
-			return false;
-	return true;
-}
-
 /*
  * Whether string s matches LIKE pattern pat, whose only wildcard is %
  * (no _, no escape): its first piece begins s, its last ends s, and each
@@ -784,15 +774,15 @@ gr_bytes_equal(const uint8_t *a, const uint8_t *b, int32_t n)
 GR_HOSTDEV bool
 gr_text_like(const uint8_t *s, int32_t sl, const uint8_t *pat, int32_t pl)
 {
-	int32_t		pos = 0;
-	int32_t		i = 0;
+	int32_t		pos;
+	int32_t		i;
 	int32_t		e = 0;
 
 	while (e < pl && pat[e] != '%')
 		e++;
 	if (e == pl)
-		return sl == pl && gr_bytes_equal(s, pat, pl);
-	if (sl < e || !gr_bytes_equal(s, pat, e))
+		return gr_text_cmp(s, sl, pat, pl, false) == 0;
+	if (sl < e || gr_text_cmp(s, e, pat, e, false) != 0)
 		return false;
 	pos = e;
 	for (i = e + 1;; i = e + 1)
@@ -803,14 +793,14 @@ gr_text_like(const uint8_t *s, int32_t sl, const uint8_t *pat, int32_t pl)
 			;
 		n = e - i;
 		if (e == pl)
-			return sl - pos >= n && gr_bytes_equal(s + sl - n, pat + i, n);
+			return sl - pos >= n && gr_text_cmp(s + sl - n, n, pat + i, n, false) == 0;
 		if (n == 0)
 			continue;
 		for (;; pos++)
 		{
 			if (sl - pos < n)
 				return false;
-			if (gr_bytes_equal(s + pos, pat + i, n))
+			if (gr_text_cmp(s + pos, n, pat + i, n, false) == 0)
 				break;
 		}
 		pos += n;

@@ -94,6 +94,9 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  */
 #define GR_BULK_STARTUP_COST	4.0
 
+/* The hint of a clause, argument or key the expression program does not compile. */
+#define GR_PROGRAM_HINT "The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE with % (not _) and date_trunc of the supported types; README, Troubleshooting."
+
 /*
  * The node's cost per visible row and per column read, as fractions of
  * cpu_tuple_cost: the page loop decodes a row in a few nanoseconds where
@@ -760,7 +763,7 @@ table_quals(PlannerInfo *root, BulkQuery *q, BulkTable *t)
 							  expr_text(root, t->relid, (Node *) ri->clause));
 		if (!bulk_qual(q, t, ri->clause) &&
 			(!program_of(q, t) || !gr_expr_add_qual(t->xb, ri->clause)))
-			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE with % (not _) and date_trunc of the supported types; README, Troubleshooting.",
+			return gr_decline_hint(GR_PROGRAM_HINT,
 								   "the expression program does not compile the WHERE clause %s",
 								   expr_text(root, t->relid, (Node *) ri->clause));
 		t->qual_clauses = lappend(t->qual_clauses, ri->clause);
@@ -890,16 +893,17 @@ page_column(BulkTable *t, Node *expr)
 static bool
 page_value(BulkQuery *q, BulkTable *t, Node *expr, int *col)
 {
-	Oid			type = exprType(expr);
+	int16		len;
+	bool		byval;
 	int			out;
 	GrType		gt;
 	int			scale;
 	bool		varies;
 
-	if (!get_typbyval(type) || get_typlen(type) <= 0 || !program_of(q, t) ||
+	get_typlenbyval(exprType(expr), &len, &byval);
+	if (!byval || len <= 0 || !program_of(q, t) ||
 		!gr_expr_add_output(t->xb, (Expr *) expr, &out, &gt, &scale, &varies) ||
-		varies || t->xb->prog.out_kind[out] == GR_XO_DEC ||
-		t->xb->prog.out_w[out] != get_typlen(type))
+		varies || t->xb->prog.out_kind[out] == GR_XO_DEC || t->xb->prog.out_w[out] != len)
 		return false;
 	*col = -1 - out;
 	return true;
@@ -1003,7 +1007,7 @@ joined_row_program(PlannerInfo *root, BulkQuery *q, BulkTable *t)
 	gr_expr_builder_init(q->jxb, root, 0, joined_row_column, prog_runtime, pa);
 	foreach(lc, q->join->quals)
 		if (!gr_expr_add_qual(q->jxb, lfirst(lc)))
-			return gr_decline_hint("The expression program takes comparisons, arithmetic, CASE, COALESCE, casts, IN lists, LIKE with % (not _) and date_trunc of the supported types; README, Troubleshooting.",
+			return gr_decline_hint(GR_PROGRAM_HINT,
 								   "the expression program does not compile the join clause %s",
 								   expr_text(root, t->relid, lfirst(lc)));
 	foreach(lc, q->keyexprs)

@@ -1410,7 +1410,6 @@ like_pattern(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *
 	int			k;
 	int			wild = 0;
 	bool		prefix;
-	Const		lit;
 
 	if (!IsA(c, Const) || c->constisnull)
 		return false;
@@ -1426,9 +1425,7 @@ like_pattern(GrExprBuilder *b, Expr *pattern, const XVal *x, bool negate, XVal *
 	prefix = wild == 1 && p[len - 1] == '%';
 	if (!prefix && GetDatabaseEncoding() != PG_UTF8 && pg_database_encoding_max_length() != 1)
 		return false;
-	lit = *c;
-	lit.constvalue = prefix ? PointerGetDatum(cstring_to_text_with_len(p, len - 1)) : c->constvalue;
-	if (!text_const(b, lit.constvalue, &k) ||
+	if (!text_const(b, prefix ? PointerGetDatum(cstring_to_text_with_len(p, len - 1)) : c->constvalue, &k) ||
 		!emit_bool(b, prefix ? GR_X_PREFIX : GR_X_LIKE, 0, 0, x->reg, -1, k, out))
 		return false;
 	if (negate)
