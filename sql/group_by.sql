@@ -455,8 +455,21 @@ RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
 RESET gpu_reduce.group_memory;
+-- at the default parallel costs, a node decoding on the CPU where PostgreSQL
+-- can scan in parallel counts its pages at one participant's share: its
+-- parallel plan, not its serial one (a key longer than a GPU job's key word,
+-- so on the CPU on either host; serially the node's own plan)
+CREATE TABLE gbw AS SELECT i, 'customer-segment-' || (i % 5) AS seg, (i % 1000)::int4 AS v
+FROM generate_series(1, 300000) i;
+ALTER TABLE gbw SET (parallel_workers = 2);
+ANALYZE gbw;
+SET max_parallel_workers_per_gather = 2;
+EXPLAIN (COSTS OFF) SELECT seg, count(*), sum(v) FROM gbw WHERE v < 900 GROUP BY seg;
+SELECT * FROM gbq('SELECT seg, count(*), sum(v) FROM gbw WHERE v < 900 GROUP BY seg');
+SET max_parallel_workers_per_gather = 0;
+EXPLAIN (COSTS OFF) SELECT seg, count(*), sum(v) FROM gbw WHERE v < 900 GROUP BY seg;
 
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
-DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc, gbz;
+DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc, gbz, gbw;
 DROP FUNCTION gbzq(text, text), gbq(text), gbtext(text, boolean), gbnode(text);
