@@ -148,6 +148,17 @@ typedef enum GrPageType
  */
 #define GR_PAGE_JOB_LIST		0x0020
 /*
+ * a list job that brings back the values of the rows it keeps (with
+ * GR_PAGE_JOB_LIST): a row that passes the comparisons and the program is
+ * kept, not listed, its columns of col_width 8 (the values the host hashes:
+ * fixed-width columns and the program's outputs, their bits as decoded or
+ * computed) stored as any job's; after the kernel, counts[ROWS] rows of
+ * each such column come back into the job at values_off (gr_page_job_values,
+ * gr_page_job_value_nulls), values_cap rows of room each, so the host
+ * decodes none of them.  A row the program hands back is listed as ever.
+ */
+#define GR_PAGE_JOB_VALUES		0x0040
+/*
  * a job that brings no pages: copy bytes [upload_off, upload_off +
  * upload_len) of the marks of hashed relation image_index of join_key on
  * the device that runs it into the job after the header, where an upload
@@ -259,6 +270,8 @@ typedef struct GrPageJob
 	uint32_t	entries_off;
 	uint32_t	fallback_off;	/* the GrPageFallback list (fallback_cap rows) */
 	uint32_t	fallback_cap;
+	uint32_t	values_off;		/* GR_PAGE_JOB_VALUES: the values brought back */
+	uint32_t	values_cap;		/* and the rows each column has room for */
 	/* bytes of each column's values; 0: not stored (no output reduces it) */
 	uint8_t		col_width[GR_PAGE_MAX_COLS];
 	/*
@@ -439,6 +452,41 @@ static inline bool
 gr_page_fallback_overflow(const GrPageJob *job)
 {
 	return job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > job->fallback_cap;
+}
+
+/* The columns a values job brings back (col_width 8) before column c. */
+static inline int
+gr_page_job_stored_below(const GrPageJob *job, int c)
+{
+	int			k = 0;
+
+	for (int i = 0; i < c; i++)
+		k += job->col_width[i] != 0;
+	return k;
+}
+
+/* The bytes a values job brings back for 'stored' columns of 'cap' rows each: values, then flags. */
+static inline size_t
+gr_page_values_bytes(int stored, size_t cap)
+{
+	return GR_PAGE_ALIGN((size_t) stored * cap * 8) + GR_PAGE_ALIGN((size_t) stored * cap);
+}
+
+/* A values job's column c as brought back: counts[ROWS] values of 8 bytes. */
+static inline uint64_t *
+gr_page_job_values(GrPageJob *job, int c)
+{
+	return (uint64_t *) ((char *) job + job->values_off) +
+		(size_t) gr_page_job_stored_below(job, c) * job->values_cap;
+}
+
+/* And its NULL flags (1: NULL), after every column's values. */
+static inline uint8_t *
+gr_page_job_value_nulls(GrPageJob *job, int c)
+{
+	return (uint8_t *) job + job->values_off +
+		GR_PAGE_ALIGN((size_t) gr_page_job_stored_below(job, job->ncols) * job->values_cap * 8) +
+		(size_t) gr_page_job_stored_below(job, c) * job->values_cap;
 }
 
 /* Rows one column's values and flags must hold: every tuple of every page. */

@@ -343,9 +343,13 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				if (res == GR_EXPR_FALLBACK)
 					gr_page_hand_back(job, counts, fallback, p, off);
 			}
-			if (PROG && pass && (job->flags & GR_PAGE_JOB_LIST))
+			if (PROG && pass && (job->flags & (GR_PAGE_JOB_LIST | GR_PAGE_JOB_VALUES)) ==
+				GR_PAGE_JOB_LIST)
 			{
-				/* a list job: the host decodes the rows the WHERE may keep */
+				/*
+				 * a list job: the host decodes the rows the WHERE may keep
+				 * (a values job keeps them, their columns stored)
+				 */
 				gr_page_hand_back(job, counts, fallback, p, off);
 				pass = false;
 			}

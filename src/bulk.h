@@ -178,7 +178,7 @@ extern GrPagePath *gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode,
 extern GrPagePath *gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mode,
 										   const struct GrDecodeDesc *d,
 										   const struct GrQual *quals, int nquals,
-										   const struct GrExprProg *prog,
+										   const struct GrExprProg *prog, uint32 store,
 										   const GrPageCallbacks *cb);
 /*
  * a join's images onto every GPU (the page path's jobs), named by a key

@@ -143,6 +143,8 @@ typedef struct BulkJoin
 	char	   *index;			/* ... its rows fetched by this index (IndexRows), or NULL */
 	int64		lookups;
 	int64		job_pages;		/* ... its pages filtered by list jobs (PageRows.pp), or -1 */
+	int64		job_rows;		/* ... the rows whose values they brought back
+								 * (values jobs), or -1 */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -1268,6 +1270,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	bj->index = NULL;			/* (a rescan's build: the last one's name went with joincxt) */
 	bj->lookups = 0;
 	bj->job_pages = -1;
+	bj->job_rows = -1;
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
 		{
@@ -1843,6 +1846,45 @@ keep_listed(PageRows *pr, const uint64 *tv, const bool *tn)
 }
 
 /*
+ * Keep the rows a values job (GR_PAGE_JOB_VALUES) kept: their stored
+ * columns, as the job brought them back, are the columns the relation's
+ * keys and values are (list_pages stores those), bit for bit as the
+ * decoder and the program give them.  The WHERE passed them there.
+ */
+static void
+keep_job_values(PageRows *pr, GrPageJob *job)
+{
+	int64		rows = (int64) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
+	const uint64 *vals[GR_PAGE_MAX_COLS] = {0};
+	const uint8 *nulls[GR_PAGE_MAX_COLS] = {0};
+	MemoryContext old;
+
+	if (rows > (int64) job->values_cap)
+		elog(ERROR, "gpu_reduce: a values job kept more rows than it has room for");
+	for (int c = 0; c < job->ncols; c++)
+		if (job->col_width[c] != 0)
+		{
+			vals[c] = gr_page_job_values(job, c);
+			nulls[c] = gr_page_job_value_nulls(job, c);
+		}
+	old = MemoryContextSwitchTo(pr->listcxt);
+	for (int64 r = 0; r < rows; r++)
+	{
+		uint64		tv[GR_DECODE_MAX_COLS];
+		bool		tn[GR_DECODE_MAX_COLS];
+
+		for (int c = 0; c < job->ncols; c++)
+		{
+			tn[c] = vals[c] == NULL || nulls[c][r] != 0;
+			tv[c] = vals[c] == NULL ? 0 : vals[c][r];
+		}
+		keep_listed(pr, tv, tn);
+	}
+	MemoryContextSwitchTo(old);
+	pr->bj->job_rows += rows;
+}
+
+/*
  * ListedPage of a list jobs' read (PageRows): the listed rows of one pinned
  * page, decoded, passed again, kept.
  */
@@ -1926,9 +1968,13 @@ each_listed_page(GrPageJob *job, ListedPage fn, void *arg)
 static bool
 list_gpu_job(void *arg, GrPageJob *job)
 {
+	PageRows   *pr = arg;
+
 	if (gr_page_fallback_overflow(job) || job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
 		return false;
-	((PageRows *) arg)->vis_seen += (int64) job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	pr->vis_seen += (int64) job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	if (job->flags & GR_PAGE_JOB_VALUES)
+		keep_job_values(pr, job);
 	each_listed_page(job, list_page_rows, arg);
 	return true;
 }
@@ -2016,9 +2062,34 @@ listed_row(PageRows *pr, const Datum **values, const bool **isnull)
 }
 
 /*
+ * The job columns a values job brings back for relation bj (a bit each):
+ * its keys' and values' columns, decoded or computed; 0 where one is a
+ * varlena, whose decoded value is its address in the page.
+ */
+static uint32
+job_stored_columns(const BulkJoin *bj)
+{
+	const GrScanJoin *j = bj->desc;
+	const GrDecodeDesc *d = bj->pages->desc;
+	uint32		store = 0;
+
+	for (int c = 0; c < j->nkeys + j->nvals; c++)
+	{
+		int			col = j->pagecols[c];
+
+		if (col >= 32 || (col < d->ncols && d->att[d->col_attno[col]].len < 0))
+			return 0;
+		store |= UINT32_C(1) << col;
+	}
+	return store;
+}
+
+/*
  * Whether a serial read of relation bj's pages goes through list jobs
  * (gpu_reduce.page_path, a GPU for it or cpu mode): where it has a WHERE
- * to apply there and the jobs take its decoder and program.
+ * to apply there, or values to compute, and the jobs take its decoder and
+ * program.  Where its keys and values are no varlenas, they are values
+ * jobs: the rows they keep come back as values, decoded and computed there.
  */
 static void
 list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
@@ -2028,15 +2099,21 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	const GrExprProg *prog = t->prog;
 	GrPageCallbacks cb = {list_cpu_page, list_gpu_job, list_no_groups, list_no_checks, pr};
 	GrPageGroupSpec none = {0};
+	uint32		store = job_stored_columns(bj);
 
 	pr->pp = NULL;
-	/* (a program of computed values alone leaves no row out) */
-	if ((t->nquals == 0 && t->xqual == NULL) || RelationUsesLocalBuffers(t->rel))
+	/*
+	 * (a program of computed values alone leaves no row out, but a values
+	 * job computes them)
+	 */
+	if ((t->nquals == 0 && t->xqual == NULL && (store == 0 || prog == NULL || prog->nouts == 0)) ||
+		RelationUsesLocalBuffers(t->rel))
 		return;
 	if (prog == NULL)
 		prog = palloc0(sizeof(GrExprProg));
 	if (gr_page_path_unavailable(mode, t->desc, prog, NULL, 0, &none, NULL) != NULL)
 		return;
+	bj->job_rows = store != 0 ? 0 : -1;
 	pr->listcxt = AllocSetContextCreate(bs->joincxt, "gpu_reduce listed rows",
 										ALLOCSET_DEFAULT_SIZES);
 	pr->lroom = 1024;
@@ -2048,7 +2125,8 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	pr->fed = false;
 	pr->vis_seen = pr->listed_seen = 0;
 	pr->switched = false;
-	pr->pp = gr_page_path_begin_list(bs->joincxt, mode, t->desc, t->quals, t->nquals, prog, &cb);
+	pr->pp = gr_page_path_begin_list(bs->joincxt, mode, t->desc, t->quals, t->nquals, prog, store,
+									 &cb);
 }
 
 /*
@@ -2137,6 +2215,7 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	pr->next = 0;
 	pr->pp = NULL;
 	bj->job_pages = -1;
+	bj->job_rows = -1;
 	if (taken == NULL)
 		list_pages(bs, bj, pr);
 	*arg = pr;
@@ -4277,9 +4356,11 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *left_out = NIL;
 	List	   *fetched = NIL;
 	List	   *listed = NIL;
+	List	   *job_rows = NIL;
 	bool		reduced = false;
 	bool		indexed = false;
 	bool		jobs = false;
+	bool		kept_by_jobs = false;
 
 	for (int j = 0; j < bs->njoins; j++)
 	{
@@ -4295,6 +4376,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 						  psprintf("%s (" INT64_FORMAT " lookups)", bj->index, bj->lookups));
 		jobs |= bj->job_pages >= 0;
 		listed = lappend(listed, bj->job_pages >= 0 ? psprintf(INT64_FORMAT, bj->job_pages) : "-");
+		kept_by_jobs |= bj->job_rows >= 0;
+		job_rows = lappend(job_rows, bj->job_rows >= 0 ? psprintf(INT64_FORMAT, bj->job_rows) : "-");
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
@@ -4314,6 +4397,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		ExplainPropertyList("Fetched by Index", fetched, es);
 	if (jobs)
 		ExplainPropertyList("Pages Filtered by Jobs", listed, es);
+	if (kept_by_jobs)
+		ExplainPropertyList("Rows Kept by Jobs", job_rows, es);
 	ExplainPropertyList("Hash Memory", memory, es);
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);

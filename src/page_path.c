@@ -581,13 +581,15 @@ static GrPagePath *
 begin_path(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 		   const GrQual *quals, int nquals, const GrExprProg *prog,
 		   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
-		   const GrPageJoinSpec *join, const GrPageCallbacks *cb, bool list)
+		   const GrPageJoinSpec *join, const GrPageCallbacks *cb, bool list,
+		   uint32 store)
 {
 	GrPagePath *pp = MemoryContextAllocZero(cxt, sizeof(GrPagePath));
 	GrPageJob  *job;
 	Size		bytes_in;
 	int			grouping = 0;
 	int			ncols = job_ncols(d, prog, join);
+	int			nstored = pg_popcount32(store);
 
 	pp->mode = mode;
 	pp->list = list;
@@ -611,7 +613,8 @@ begin_path(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 			(Size) gr_slot_size_kb * 1024;
 		Size		prefix = job_bytes(d, prog, join, outs, nouts, 0, true, 0,
 									   &pp->prefix_bytes, &bytes_in);
-		Size		page = GR_PAGE_ALIGN(sizeof(GrPageEntry) + sizeof(GrPageFallback) * GR_PAGE_MAX_TUPLES);
+		Size		page = GR_PAGE_ALIGN(sizeof(GrPageEntry) + sizeof(GrPageFallback) * GR_PAGE_MAX_TUPLES) +
+			gr_page_values_bytes(nstored, GR_PAGE_MAX_TUPLES);
 
 		pp->job_pages = Min(pp->job_pages, (int) ((room - Min(room, prefix + 64)) / page));
 		if (pp->job_pages < 1)
@@ -717,6 +720,17 @@ begin_path(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 	else
 		for (int c = 0; c < GR_PAGE_MAX_COLS; c++)
 			job->col_word[c] = -1;
+	if (list && store != 0)
+	{
+		/* a values job: the stored columns' values come back after the rest */
+		Assert(ncols < 32 && (store >> ncols) == 0);
+		job->flags |= GR_PAGE_JOB_VALUES;
+		for (int c = 0; c < ncols; c++)
+			job->col_width[c] = (store >> c) & 1 ? 8 : 0;
+		job->values_off = pp->bytes_all;
+		job->values_cap = pp->job_pages * GR_PAGE_MAX_TUPLES;
+		pp->bytes_all += gr_page_values_bytes(nstored, job->values_cap);
+	}
 
 	for (int j = 0; j < GR_PAGE_JOBS; j++)
 	{
@@ -754,7 +768,7 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
 				   const GrPageOutSpec *outs, int nouts, const GrPageGroupSpec *grp,
 				   const GrPageJoinSpec *join, const GrPageCallbacks *cb)
 {
-	return begin_path(cxt, mode, d, quals, nquals, prog, outs, nouts, grp, join, cb, false);
+	return begin_path(cxt, mode, d, quals, nquals, prog, outs, nouts, grp, join, cb, false, 0);
 }
 
 /*
@@ -762,18 +776,23 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
  * decoder, bound comparisons and program, which a list job must have: an
  * empty one where the relation has none), as gr_page_path_unavailable
  * accepted them with no output: each job lists the rows the WHERE may keep
- * (GR_PAGE_JOB_LIST), and cb's gpu_job decodes only those, each again.  In
- * cpu mode the host runs the jobs as the kernel does (list_job_here).
+ * (GR_PAGE_JOB_LIST), and cb's gpu_job decodes only those, each again.
+ * With store (a bit per job column: decoded, then the program's outputs;
+ * none of them a varlena, whose value is its address in the page), the
+ * jobs are values jobs (GR_PAGE_JOB_VALUES): a row the WHERE keeps is not
+ * listed, its stored columns come back in the job, and only the rows the
+ * program hands back are listed.  In cpu mode the host runs the jobs as
+ * the kernel does (list_job_here).
  */
 GrPagePath *
 gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 						const GrQual *quals, int nquals, const GrExprProg *prog,
-						const GrPageCallbacks *cb)
+						uint32 store, const GrPageCallbacks *cb)
 {
 	GrPageGroupSpec none = {0};
 
 	Assert(prog != NULL);
-	return begin_path(cxt, mode, d, quals, nquals, prog, NULL, 0, &none, NULL, cb, true);
+	return begin_path(cxt, mode, d, quals, nquals, prog, NULL, 0, &none, NULL, cb, true, store);
 }
 
 /* Decode one pinned page on the CPU: its visible line pointers, in order. */
@@ -990,8 +1009,9 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 /*
  * Run a list job here, as the kernel runs it (cpu mode): list each visible
  * tuple of its pages that passes the comparisons and the program, or that
- * the program hands back.  False when a tuple did not decode: the scan
- * decodes the pages again and reports it.
+ * the program hands back; a values job keeps the first instead, storing
+ * its columns.  False when a tuple did not decode: the scan decodes the
+ * pages again and reports it.
  */
 static bool
 list_job_here(PageJobRef *ref)
@@ -1006,10 +1026,32 @@ list_job_here(PageJobRef *ref)
 
 	memset(job->counts, 0, sizeof(job->counts));
 	while ((r = next_job_tuple(&walk, vals, nulls)) > 0)
-		if ((job->nquals == 0 || gr_quals_pass(job->quals, job->nquals, vals, nulls)) &&
-			gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL) !=
-			GR_EXPR_REJECT)
-			hand_back(job, walk.p, walk.off);
+	{
+		GrExprResult res;
+
+		if (job->nquals > 0 && !gr_quals_pass(job->quals, job->nquals, vals, nulls))
+			continue;
+		res = gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL);
+		if (res == GR_EXPR_REJECT)
+			continue;
+		if (res == GR_EXPR_PASS && (job->flags & GR_PAGE_JOB_VALUES))
+		{
+			/* kept: its stored columns, as the kernel stores them */
+			uint64		row = job->counts[GR_PAGE_COUNT_ROWS(job->ncols)]++;
+
+			for (int c = 0; c < job->ncols; c++)
+			{
+				if (job->col_width[c] != 0)
+				{
+					gr_page_job_values(job, c)[row] = nulls[c] ? 0 : vals[c];
+					gr_page_job_value_nulls(job, c)[row] = nulls[c];
+				}
+				job->counts[c] += !nulls[c];
+			}
+			continue;
+		}
+		hand_back(job, walk.p, walk.off);
+	}
 	return r == 0;
 }
 
