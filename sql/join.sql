@@ -268,7 +268,8 @@ BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF, BUFFERS OFF) ' || q LOOP
         CONTINUE WHEN line ~ 'Batches|Found by Hint|Decoded Pages|Groups Collected|Jobs Over';
         -- (list jobs run where a GPU is, or in cpu mode: shown there only)
-        CONTINUE WHEN line ~ 'Pages Filtered by Jobs' AND current_setting('gpu_reduce.page_path') <> 'cpu';
+        CONTINUE WHEN line ~ 'Pages Filtered by Jobs|Rows Kept by Jobs' AND
+            current_setting('gpu_reduce.page_path') <> 'cpu';
         -- (from 18 on, actual rows have two decimals)
         -- (a Sort's memory differs by major)
         RETURN NEXT regexp_replace(regexp_replace(regexp_replace(line, 'Hash Memory: .*', 'Hash Memory: ...'),

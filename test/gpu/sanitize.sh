@@ -8,7 +8,8 @@
 # few whole-table page-path queries, then 4 concurrent sessions of
 # whole-table and grouped gpu_* queries (80 statements against native answers:
 # several scans' jobs and GROUP BY tables in the service at once), then a join
-# (a table hashed from its pages, probed by the jobs; again with its WHERE run by list jobs) and a GROUP BY whose
+# (a table hashed from its pages, probed by the jobs; again with its WHERE run by list jobs,
+# values jobs that bring the kept rows' columns back) and a GROUP BY whose
 # HAVING the GPU's scan table decides, against native.
 # SANITIZE_PARALLEL=1 adds the same with parallel workers (the bulk scan's
 # Parallel Custom Scan under Gather): under the tool PostgreSQL 15's
@@ -141,6 +142,7 @@ for tool in $tools; do
 		>"$out/$tool.joins.out" 2>&1
 	[ "$(grep -cx t "$out/$tool.joins.out")" = 3 ] && grep -q "Hashed: san_d" "$out/$tool.joins.out" &&
 		grep -Eq "Pages Filtered by Jobs: [1-9]" "$out/$tool.joins.out" &&
+		grep -Eq "Rows Kept by Jobs: [1-9]" "$out/$tool.joins.out" &&
 		grep -Eq "Groups Collected and Rejected by HAVING: [1-9]" "$out/$tool.joins.out" &&
 		echo "$tool: the joins (one through list jobs) and the HAVING decided on the GPU's table gave native's answers" ||
 		{ echo "$tool: join or HAVING answers or plans:"; cat "$out/$tool.joins.out"; fail=1; }
