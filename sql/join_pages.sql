@@ -258,6 +258,9 @@ SELECT build($$SELECT f_n, sum(CASE WHEN d_tag = 't3' THEN 2 ELSE -3 END), count
   WHERE d_long <> 'short 1' GROUP BY 1$$);
 SELECT count(*) FILTER (WHERE length(d_long) > 2000) AS handed_back, count(*) AS hashed
 FROM pdim WHERE d_long <> 'short 1' AND d_key IS NOT NULL;
+-- built again at each rescan with the WHERE's parameter bound anew
+SELECT * FROM same($$SELECT g, (SELECT count(*) || ':' || sum(v_i8) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 = g)
+  FROM generate_series(-2, 1) g$$);
 SELECT * FROM same($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
 SELECT build($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
 RESET gpu_reduce.page_path;
