@@ -153,8 +153,8 @@ typedef enum GrPageType
  * kept, not listed, its columns of col_width 8 (the values the host hashes:
  * fixed-width columns and the program's outputs, their bits as decoded or
  * computed) stored as any job's; after the kernel, counts[ROWS] rows of
- * each such column come back into the job at values_off (gr_page_job_values,
- * gr_page_job_value_nulls), values_cap rows of room each, so the host
+ * each such column come back into the job at values_off
+ * (gr_page_job_value_columns), values_cap rows of room each, so the host
  * decodes none of them.  A row the program hands back is listed as ever.
  */
 #define GR_PAGE_JOB_VALUES		0x0040
@@ -454,14 +454,14 @@ gr_page_fallback_overflow(const GrPageJob *job)
 	return job->counts[GR_PAGE_COUNT_FALLBACK(job->ncols)] > job->fallback_cap;
 }
 
-/* The columns a values job brings back (col_width 8) before column c. */
+/* The columns a values job brings back (col_width 8). */
 static inline int
-gr_page_job_stored_below(const GrPageJob *job, int c)
+gr_page_job_stored(const GrPageJob *job)
 {
 	int			k = 0;
 
-	for (int i = 0; i < c; i++)
-		k += job->col_width[i] != 0;
+	for (int c = 0; c < job->ncols; c++)
+		k += job->col_width[c] != 0;
 	return k;
 }
 
@@ -472,21 +472,29 @@ gr_page_values_bytes(int stored, size_t cap)
 	return GR_PAGE_ALIGN((size_t) stored * cap * 8) + GR_PAGE_ALIGN((size_t) stored * cap);
 }
 
-/* A values job's column c as brought back: counts[ROWS] values of 8 bytes. */
-static inline uint64_t *
-gr_page_job_values(GrPageJob *job, int c)
+/*
+ * A values job's columns as brought back, per column (NULL: not stored):
+ * counts[ROWS] values of 8 bytes, and their NULL flags (1: NULL), which
+ * follow every column's values.
+ */
+static inline void
+gr_page_job_value_columns(GrPageJob *job, uint64_t **vals, uint8_t **nulls)
 {
-	return (uint64_t *) ((char *) job + job->values_off) +
-		(size_t) gr_page_job_stored_below(job, c) * job->values_cap;
-}
+	uint64_t   *v = (uint64_t *) ((char *) job + job->values_off);
+	uint8_t    *n = (uint8_t *) job + job->values_off +
+		GR_PAGE_ALIGN((size_t) gr_page_job_stored(job) * job->values_cap * 8);
 
-/* And its NULL flags (1: NULL), after every column's values. */
-static inline uint8_t *
-gr_page_job_value_nulls(GrPageJob *job, int c)
-{
-	return (uint8_t *) job + job->values_off +
-		GR_PAGE_ALIGN((size_t) gr_page_job_stored_below(job, job->ncols) * job->values_cap * 8) +
-		(size_t) gr_page_job_stored_below(job, c) * job->values_cap;
+	for (int c = 0; c < job->ncols; c++)
+	{
+		vals[c] = NULL;
+		nulls[c] = NULL;
+		if (job->col_width[c] == 0)
+			continue;
+		vals[c] = v;
+		nulls[c] = n;
+		v += job->values_cap;
+		n += job->values_cap;
+	}
 }
 
 /* Rows one column's values and flags must hold: every tuple of every page. */

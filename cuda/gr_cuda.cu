@@ -555,8 +555,8 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		((job->flags & GR_PAGE_JOB_VALUES) &&
 		 (!(job->flags & GR_PAGE_JOB_LIST) || job->ncols > GR_PAGE_STORE_COLS ||
 		  (int64_t) job->values_cap < gr_page_job_col_cap(job) || job->values_off < job->bytes_in ||
-		  job->values_off + gr_page_values_bytes(gr_page_job_stored_below(job, job->ncols),
-												 job->values_cap) > job->bytes_all)))
+		  job->values_off + gr_page_values_bytes(gr_page_job_stored(job), job->values_cap) >
+		  job->bytes_all)))
 		return gr_fail(GR_CUDA_EINVAL, "page job: bad header", cudaSuccess);
 	for (int col = 0; (job->flags & GR_PAGE_JOB_VALUES) && col < job->ncols; col++)
 		if (job->col_width[col] != 0 && job->col_width[col] != 8)
@@ -1338,21 +1338,23 @@ gr_cuda_pages_reduce(GrCudaContext *c, GrPageJob *job)
 	if (job->flags & GR_PAGE_JOB_VALUES)
 	{
 		/* the kept rows' stored columns, values then flags, into the job */
+		uint64_t   *vals[GR_PAGE_MAX_COLS];
+		uint8_t    *nulls[GR_PAGE_MAX_COLS];
+
 		if (rows > (int64_t) job->values_cap)
 			return gr_fail(GR_CUDA_ERUNTIME, "page job: more rows than its values' room",
 						   cudaSuccess);
+		gr_page_job_value_columns(job, vals, nulls);
 		for (int col = 0; rows > 0 && col < job->ncols; col++)
 		{
 			cudaError_t err;
 
-			if (job->col_width[col] == 0)
+			if (vals[col] == NULL)
 				continue;
-			err = cudaMemcpyAsync(gr_page_job_values(job, col),
-								  (const char *) c->page_cols + (size_t) col * cap * 8,
+			err = cudaMemcpyAsync(vals[col], (const char *) c->page_cols + (size_t) col * cap * 8,
 								  (size_t) rows * 8, cudaMemcpyDeviceToHost, c->stream);
 			if (err == cudaSuccess)
-				err = cudaMemcpyAsync(gr_page_job_value_nulls(job, col),
-									  c->page_nulls + (size_t) col * cap, (size_t) rows,
+				err = cudaMemcpyAsync(nulls[col], c->page_nulls + (size_t) col * cap, (size_t) rows,
 									  cudaMemcpyDeviceToHost, c->stream);
 			if (err != cudaSuccess)
 				return gr_check(err, "page job: copy the kept values");

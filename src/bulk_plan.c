@@ -241,7 +241,6 @@ typedef struct BulkQuery
 	PlannerInfo *root;
 } BulkQuery;
 
-static bool parallel_possible(RelOptInfo *input_rel);
 static Plan *plan_bulk_path(PlannerInfo *root, RelOptInfo *rel,
 							CustomPath *best_path, List *tlist,
 							List *clauses, List *custom_plans);
@@ -1107,6 +1106,14 @@ bulk_key(BulkQuery *q, Index relid, Expr *expr, SortGroupClause *sgc, bool joinv
 	q->keyexprs = lappend(q->keyexprs, expr);
 	q->keys = lappend(q->keys, key);
 	return true;
+}
+
+/* Whether PostgreSQL can scan the input in parallel (and so aggregate it so). */
+static bool
+parallel_possible(RelOptInfo *input_rel)
+{
+	return input_rel->consider_parallel && input_rel->partial_pathlist != NIL &&
+		((Path *) linitial(input_rel->partial_pathlist))->parallel_workers > 0;
 }
 
 /*
@@ -2042,14 +2049,6 @@ partial_grouping_rel(PlannerInfo *root, RelOptInfo *grouped_rel)
 	return NULL;
 }
 
-/* Whether PostgreSQL can scan the input in parallel (and so aggregate it so). */
-static bool
-parallel_possible(RelOptInfo *input_rel)
-{
-	return input_rel->consider_parallel && input_rel->partial_pathlist != NIL &&
-		((Path *) linitial(input_rel->partial_pathlist))->parallel_workers > 0;
-}
-
 /*
  * Whether a join may run in parallel: every relation it hashes has a plan
  * a parallel worker may run (the participants run them, each a partial
@@ -2370,10 +2369,10 @@ add_grouped_paths(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *grouped_
 					   &bulk_path(root, grouped_rel, target, &q, 0,
 								  emitted_rows(&q, groups, input_rel->rows), 0)->path,
 					   &costs, groups);
-	if (partial_rel != NULL && partial_rel->consider_parallel && parallel_possible(input_rel) &&
+	if (partial_rel != NULL && partial_rel->consider_parallel && q.native_workers > 0 &&
 		joins_parallel_fit(&q))
 	{
-		int			workers = ((Path *) linitial(input_rel->partial_pathlist))->parallel_workers;
+		int			workers = q.native_workers;
 		double		each = emitted_rows(&q, groups, input_rel->rows / (workers + 1));
 		double		rows = Min(each * (workers + 1), input_rel->rows);
 		CustomPath *cp = bulk_path(root, partial_rel, target, &q, workers, each, 0);
@@ -2476,7 +2475,7 @@ offer_node(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel, voi
 	 * though the node's cost, which assumes the page path's speed, says
 	 * otherwise: leave such a query to PostgreSQL.
 	 */
-	if (q.serial_only && parallel_possible(input_rel))
+	if (q.serial_only && q.native_workers > 0)
 	{
 		gr_decline("a native aggregate here has no partial state the node can hand to PostgreSQL's Finalize Aggregate, and PostgreSQL plans the query in parallel");
 		return;

@@ -1855,18 +1855,13 @@ static void
 keep_job_values(PageRows *pr, GrPageJob *job)
 {
 	int64		rows = (int64) job->counts[GR_PAGE_COUNT_ROWS(job->ncols)];
-	const uint64 *vals[GR_PAGE_MAX_COLS] = {0};
-	const uint8 *nulls[GR_PAGE_MAX_COLS] = {0};
+	uint64	   *vals[GR_PAGE_MAX_COLS];
+	uint8	   *nulls[GR_PAGE_MAX_COLS];
 	MemoryContext old;
 
 	if (rows > (int64) job->values_cap)
 		elog(ERROR, "gpu_reduce: a values job kept more rows than it has room for");
-	for (int c = 0; c < job->ncols; c++)
-		if (job->col_width[c] != 0)
-		{
-			vals[c] = gr_page_job_values(job, c);
-			nulls[c] = gr_page_job_value_nulls(job, c);
-		}
+	gr_page_job_value_columns(job, vals, nulls);
 	old = MemoryContextSwitchTo(pr->listcxt);
 	for (int64 r = 0; r < rows; r++)
 	{

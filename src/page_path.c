@@ -1022,9 +1022,13 @@ list_job_here(PageJobRef *ref)
 	JobWalk		walk = {ref, 0, 0};
 	uint64		vals[GR_DECODE_MAX_COLS];
 	bool		nulls[GR_DECODE_MAX_COLS];
+	uint64	   *kept[GR_PAGE_MAX_COLS];		/* a values job's stored columns */
+	uint8	   *kept_nulls[GR_PAGE_MAX_COLS];
 	int			r;
 
 	memset(job->counts, 0, sizeof(job->counts));
+	if (job->flags & GR_PAGE_JOB_VALUES)
+		gr_page_job_value_columns(job, kept, kept_nulls);
 	while ((r = next_job_tuple(&walk, vals, nulls)) > 0)
 	{
 		GrExprResult res;
@@ -1041,10 +1045,10 @@ list_job_here(PageJobRef *ref)
 
 			for (int c = 0; c < job->ncols; c++)
 			{
-				if (job->col_width[c] != 0)
+				if (kept[c] != NULL)
 				{
-					gr_page_job_values(job, c)[row] = nulls[c] ? 0 : vals[c];
-					gr_page_job_value_nulls(job, c)[row] = nulls[c];
+					kept[c][row] = nulls[c] ? 0 : vals[c];
+					kept_nulls[c][row] = nulls[c];
 				}
 				job->counts[c] += !nulls[c];
 			}
