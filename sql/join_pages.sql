@@ -263,6 +263,36 @@ SELECT * FROM same($$SELECT g, (SELECT count(*) || ':' || sum(v_i8) FROM pfact J
   FROM generate_series(-2, 1) g$$);
 SELECT * FROM same($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
 SELECT build($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
+-- in a parallel plan, each participant's jobs take the pages it reads of
+-- the relation, and EXPLAIN ANALYZE sums what all of them did: the same
+-- pages and rows as serially (an index on the key: a parallel join path of
+-- PostgreSQL's over which the parallel node is offered)
+CREATE INDEX ON pval (v_key);
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT node, same FROM same($$SELECT f_n, count(*), sum(v_i2), count(v_i2), max(v_f4), gpu_sum(v_f8), min(v_day), max(v_day),
+  sum(v_i8), count(v_i8) FROM pfact JOIN pval ON v_key = f_key WHERE v_key % 5 <> 2 GROUP BY 1$$);
+SELECT build($$SELECT f_n, count(*), sum(v_i2) FROM pfact JOIN pval ON v_key = f_key WHERE v_key % 5 <> 2 GROUP BY 1$$);
+SELECT * FROM same($$SELECT f_n, sum(CASE WHEN v_t IN ('t1', 't2') THEN 1 ELSE 0 END) hi,
+  sum(CASE WHEN v_t <> 't1' AND v_t <> 't2' THEN 1 ELSE 0 END) lo FROM pfact JOIN pval ON v_key = f_key GROUP BY 1$$);
+SELECT build($$SELECT f_n, sum(CASE WHEN v_t IN ('t1', 't2') THEN 1 ELSE 0 END) hi FROM pfact JOIN pval ON v_key = f_key GROUP BY 1$$);
+SELECT * FROM same($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
+SELECT build($$SELECT v_t, count(*), sum(f_v) FROM pfact JOIN pval ON v_key = f_key WHERE v_i2 > 0 GROUP BY 1$$);
+SET parallel_leader_participation = off;
+SELECT * FROM same($$SELECT v_i2 % 3, count(*), gpu_sum(v_f4), min(v_i8) FROM pfact JOIN pval ON v_key = f_key
+  WHERE v_day < date '2020-06-01' GROUP BY 1$$);
+SELECT build($$SELECT f_n, count(*), sum(v_i2) FROM pfact JOIN pval ON v_key = f_key WHERE v_key % 5 <> 2 GROUP BY 1$$);
+RESET parallel_leader_participation;
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
 RESET gpu_reduce.page_path;
 DROP TABLE pval;
 

@@ -218,6 +218,9 @@ typedef struct BulkShared
 	pg_atomic_uint32 taken[GR_JOIN_MAX_RELS];
 	pg_atomic_uint32 blocks[GR_JOIN_MAX_RELS];	/* a relation read from its pages:
 												 * the blocks taken so far */
+	int64		job_pages[GR_JOIN_MAX_RELS];	/* ... and what its participants' list
+												 * jobs did (under mutex; -1: none) */
+	int64		job_rows[GR_JOIN_MAX_RELS];
 	bool		built;
 	dsa_pointer images[GR_JOIN_MAX_RELS];
 	/*
@@ -320,8 +323,9 @@ typedef struct PageRows
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	/*
-	 * A serial read whose WHERE the page path's list jobs apply first (on
-	 * a GPU, or in cpu mode the host's run of them): pp takes the pages,
+	 * A read whose WHERE the page path's list jobs apply first (on a GPU,
+	 * or in cpu mode the host's run of them): pp takes the pages (in a
+	 * parallel plan, those this participant takes),
 	 * and the rows its jobs list that pass again here are kept, keys and
 	 * values (a varlena copied into listcxt), until page_row hands them on;
 	 * fed: every page went to pp, which is finished
@@ -710,6 +714,21 @@ note_build(BulkJoin *bj, double ms)
 	bj->build_ms = ms;
 }
 
+/*
+ * ... in a parallel plan, relation j's as the participant that laid it out
+ * noted it, with what all participants' list jobs did (read_shares).
+ */
+static void
+shared_build(BulkJoin *bj, const BulkShared *shared, int j)
+{
+	bj->built = true;
+	bj->hashed_rows = shared->hashed_rows[j];
+	bj->hash_bytes = shared->hash_bytes[j];
+	bj->build_ms = shared->build_ms[j];
+	bj->job_pages = shared->job_pages[j];
+	bj->job_rows = shared->job_rows[j];
+}
+
 /* Whether the scan's join is a marked one (its first relation's probes mark: GrScanJoin.marked). */
 static inline bool
 marked_join(const BulkScanState *bs)
@@ -785,6 +804,10 @@ read_shares(BulkScanState *bs)
 		INSTR_TIME_SUBTRACT(took, start);
 		SpinLockAcquire(&shared->mutex);
 		shared->build_ms[j] = Max(shared->build_ms[j], INSTR_TIME_GET_MILLISEC(took));
+		if (bj->pages != NULL && bj->job_pages >= 0)
+			shared->job_pages[j] = Max(shared->job_pages[j], 0) + bj->job_pages;
+		if (bj->pages != NULL && bj->job_rows >= 0)
+			shared->job_rows[j] = Max(shared->job_rows[j], 0) + bj->job_rows;
 		SpinLockRelease(&shared->mutex);
 	}
 }
@@ -823,6 +846,7 @@ lay_out_shares(BulkScanState *bs)
 		shared->hashed_rows[j] = bj->hashed_rows;
 		shared->hash_bytes[j] = bj->hash_bytes;
 		shared->build_ms[j] = bj->build_ms;
+		shared_build(bj, shared, j);
 	}
 	upload_images(bs);
 	shared->on_gpu = bs->image_key != 0;
@@ -864,7 +888,7 @@ build_shared(BulkScanState *bs)
 
 		bj->hash = gr_join_hash_attach(dsa_get_address(bs->area, shared->images[j]),
 									   bj->desc, bs->joincxt);
-		note_build(bj, shared->build_ms[j]);
+		shared_build(bj, shared, j);
 		if (bj->desc->marked != 0)
 			bj->marks = dsa_get_address(bs->area, shared->marks);
 	}
@@ -1988,8 +2012,9 @@ list_no_checks(void *arg, GrPageJob *job, bool sole)
 }
 
 /*
- * Hand the next page of a relation read through list jobs to them, as the
- * table's scan_page does (one all visible whole, any other's visible
+ * Hand the next page of a relation read through list jobs (the next one
+ * this participant takes, in a parallel plan) to them, as the table's
+ * scan_page does (one all visible whole, any other's visible
  * tuples); after the last, or once they list more than a quarter of the
  * rows (switched: page_row reads the rest), finish them (their last rows
  * listed).
@@ -1999,9 +2024,12 @@ feed_page(PageRows *pr, HeapScanDesc scan)
 {
 	OffsetNumber maxoff;
 	Buffer		buf;
-	BlockNumber next = pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
+	BlockNumber next = InvalidBlockNumber;
 
 	pr->switched = pr->vis_seen > 0 && 4 * pr->listed_seen > pr->vis_seen;
+	if (!pr->switched)
+		next = pr->taken != NULL ? pg_atomic_fetch_add_u32(pr->taken, 1) :
+			pr->blk == InvalidBlockNumber ? 0 : pr->blk + 1;
 	if (pr->switched || next >= scan->rs_nblocks)
 	{
 		GrPagePathTotals totals;
@@ -2080,10 +2108,10 @@ job_stored_columns(const BulkJoin *bj)
 }
 
 /*
- * Whether a serial read of relation bj's pages goes through list jobs
- * (gpu_reduce.page_path, a GPU for it or cpu mode): where it has a WHERE
- * to apply there, or values to compute, and the jobs take its decoder and
- * program.  Where its keys and values are no varlenas, they are values
+ * Whether a read of relation bj's pages (a participant's share, in a
+ * parallel plan) goes through list jobs (gpu_reduce.page_path, a GPU for
+ * it or cpu mode): where it has a WHERE to apply there, or values to
+ * compute, and the jobs take its decoder and program.  Where its keys and values are no varlenas, they are values
  * jobs: the rows they keep come back as values, decoded and computed there.
  */
 static void
@@ -2211,8 +2239,7 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	pr->pp = NULL;
 	bj->job_pages = -1;
 	bj->job_rows = -1;
-	if (taken == NULL)
-		list_pages(bs, bj, pr);
+	list_pages(bs, bj, pr);
 	*arg = pr;
 	return page_row;
 }
@@ -4213,6 +4240,7 @@ init_counters(BulkShared *shared)
 		shared->shares[j] = InvalidDsaPointer;
 		pg_atomic_init_u32(&shared->taken[j], 0);
 		pg_atomic_init_u32(&shared->blocks[j], 0);
+		shared->job_pages[j] = shared->job_rows[j] = -1;
 	}
 	shared->built = false;
 	shared->marks = InvalidDsaPointer;
@@ -4317,12 +4345,7 @@ bulk_shutdown(CustomScanState *node)
 				bj->marked_rows = pg_atomic_read_u64(&bs->shared->marked_rows);
 			/* the build, wherever it ran (the leader may not have scanned) */
 			if (bs->shared->built)
-			{
-				bj->built = true;
-				bj->hashed_rows = bs->shared->hashed_rows[j];
-				bj->hash_bytes = bs->shared->hash_bytes[j];
-				bj->build_ms = bs->shared->build_ms[j];
-			}
+				shared_build(bj, bs->shared, j);
 		}
 	}
 	/* a parallel plan's hash tables go with its shared memory */
