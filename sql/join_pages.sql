@@ -79,7 +79,7 @@ DECLARE
 BEGIN
     FOR line IN EXECUTE 'EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ' || q LOOP
         -- (where jobs filter a relation's pages: cpu mode's, as a GPU's vary)
-        CONTINUE WHEN line !~ 'Workers|Hashed|Rows Matched|Seq Scan' AND
+        CONTINUE WHEN line !~ 'Workers|Hashed|Rows Matched|Seq Scan|Fetched by Index' AND
             NOT (line ~ 'Pages Filtered by Jobs|Rows Kept by Jobs' AND
                  current_setting('gpu_reduce.page_path') = 'cpu');
         RETURN NEXT regexp_replace(line, '\d+ kB', 'N kB', 'g');
@@ -293,6 +293,56 @@ RESET parallel_setup_cost;
 RESET parallel_tuple_cost;
 RESET min_parallel_table_scan_size;
 SET max_parallel_workers_per_gather = 0;
+-- a relation fetched by the keys of the table's rows that the table's WHERE
+-- keeps (a serial plan on a GPU, or cpu mode; GrScanJoin.probe_keys): where
+-- it has 16 rows or more for each such row, the table's pages are read
+-- first by the jobs, which bring those keys back (NULLs left out), then the
+-- relation's rows are looked up in an index on its key and its own WHERE
+-- applied; an int8 key equal to an int4 column
+CREATE TABLE pbig (b_key int8 PRIMARY KEY, b_n int4, b_day date, b_t text);
+INSERT INTO pbig SELECT i, i % 7, date '2020-01-01' + i % 90, 't' || i % 3 FROM generate_series(1, 40000) i;
+ANALYZE pbig;
+SELECT count(*), count(DISTINCT f_key) FROM pfact WHERE f_n = 3 AND f_v < 10;
+SELECT * FROM same($$SELECT b_n, count(*), sum(f_v), min(b_day), max(b_key) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 GROUP BY 1$$);
+SELECT build($$SELECT b_n, count(*), sum(f_v), min(b_day), max(b_key) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 GROUP BY 1$$);
+SELECT build($$SELECT b_t, count(*), sum(f_v) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 AND b_day < date '2020-02-01' GROUP BY 1$$);
+SELECT * FROM same($$SELECT b_t, count(*), sum(f_v) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 AND b_day < date '2020-02-01' GROUP BY 1$$);
+SELECT * FROM same($$SELECT f_n, count(*), count(b_n), sum(b_n) FROM pfact LEFT JOIN pbig ON b_key = f_key AND b_n > 2
+  WHERE f_n = 3 AND f_v < 10 GROUP BY 1$$);
+SELECT * FROM same($$SELECT count(*), sum(f_v) FROM pfact
+  WHERE f_n = 3 AND f_v < 10 AND NOT EXISTS (SELECT 1 FROM pbig WHERE b_key = f_key AND b_n <> 4)$$);
+-- at each rescan the keys listed anew, the relation's WHERE bound anew
+SELECT * FROM same($$SELECT g, (SELECT count(*) || ':' || sum(b_n) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 AND b_n <> g) FROM generate_series(2, 5) g$$);
+SELECT build($$SELECT g, (SELECT count(*) || ':' || sum(b_n) FROM pfact JOIN pbig ON b_key = f_key
+  WHERE f_n = 3 AND f_v < 10 AND b_n <> g) FROM generate_series(2, 5) g$$);
+-- a key list longer than the planner expected (statistics older than the
+-- rows): the relation is read from its pages, as without the list
+CREATE TABLE pstale (s_key int4, s_n int4, s_v int4) WITH (autovacuum_enabled = off);
+INSERT INTO pstale SELECT i % 30000 + 1, i % 1000, i % 7 FROM generate_series(1, 60000) i;
+ANALYZE pstale;
+UPDATE pstale SET s_n = 0 WHERE s_v = 3;
+SELECT * FROM same($$SELECT b_n, count(*), sum(s_v) FROM pstale JOIN pbig ON b_key = s_key WHERE s_n = 0 GROUP BY 1$$);
+SELECT build($$SELECT b_n, count(*), sum(s_v) FROM pstale JOIN pbig ON b_key = s_key WHERE s_n = 0 GROUP BY 1$$);
+-- with workers, the relation is read from its pages by the parallel plan
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+SET max_parallel_workers_per_gather = 2;
+SET enable_hashjoin = off;
+SET enable_mergejoin = off;
+SELECT * FROM same($$SELECT b_n, count(*), sum(f_v) FROM pfact JOIN pbig ON b_key = f_key WHERE f_n = 3 AND f_v < 10 GROUP BY 1$$);
+RESET enable_hashjoin;
+RESET enable_mergejoin;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
+SET max_parallel_workers_per_gather = 0;
+DROP TABLE pbig, pstale;
 RESET gpu_reduce.page_path;
 DROP TABLE pval;
 

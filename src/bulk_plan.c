@@ -31,6 +31,7 @@
 #include "catalog/pg_am.h"
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
+#include "catalog/pg_opfamily_d.h"
 #include "catalog/pg_proc.h"
 #include "catalog/pg_type.h"
 #include "commands/defrem.h"
@@ -148,6 +149,23 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  * page is 20 of it); join_plan.h has the measurement.
  */
 #define GR_JOIN_MISS_COST		2.0
+
+/*
+ * A hashed relation fetched by an index for the keys of the probe table's
+ * rows its WHERE keeps (GrScanJoin.probe_keys), where it would be read
+ * whole from its pages: the table's pages read first by the GPU's jobs,
+ * which bring those keys back, then a lookup a key, as a multiple of
+ * cpu_tuple_cost: its btree descent and heap fetch, the row decoded, its
+ * WHERE applied, the row appended and laid out.  TPC-H Q12 at SF1 on the
+ * CPU host (cpu mode, serially, warm): orders' 29 099 lookups for the
+ * 30 988 keys of lineitem's WHERE and their image took 64 ms, 2.2 us a
+ * lookup (where reading orders' 1.5 M rows through values jobs took the
+ * H200 host 230 ms).  Only where the relation has GR_PROBE_ROWS_PER_KEY
+ * rows or more for each such row of the table (bulk_scan.c checks the
+ * keys it finds the same way).
+ */
+#define GR_BULK_LOOKUP_COST		60.0
+#define GR_PROBE_ROWS_PER_KEY	16
 
 /*
  * What each row the node emits under a GROUP BY costs beside the row
@@ -1839,10 +1857,11 @@ participants(int workers)
  * against PostgreSQL's 218 (its build 199 ms of it).
  */
 static double
-gpu_page_share(PlannerInfo *root, const BulkQuery *q, int workers)
+gpu_page_share(PlannerInfo *root, const BulkQuery *q, int workers, const bool *by_probe)
 {
 	double		pages = 0;
 	double		hashed = 0;
+	double		probe_rows = q->join != NULL ? root->simple_rel_array[q->join->probe]->rows : 0;
 	ListCell   *lc;
 
 	foreach(lc, q->tables)
@@ -1851,11 +1870,51 @@ gpu_page_share(PlannerInfo *root, const BulkQuery *q, int workers)
 		if (lfirst(lc) != NULL)
 			pages += ((BulkTable *) lfirst(lc))->pages;
 	foreach(lc, q->join != NULL ? q->join->rels : NIL)
-		hashed += ((GrJoinRel *) lfirst(lc))->path->rows;
+	{
+		double		rows = ((GrJoinRel *) lfirst(lc))->path->rows;
+
+		/* (one fetched by the table's keys: their rows at most) */
+		hashed += by_probe[foreach_current_index(lc)] ? Min(rows, probe_rows) : rows;
+	}
 	if (pages > NBuffers ||
 		(q->join != NULL && hashed > root->simple_rel_array[q->join->probe]->rows))
 		return 1;
 	return 1 / participants(workers > 0 ? workers : q->native_workers);
+}
+
+/*
+ * Whether hashed relation jr may be fetched by the keys of the probe table's
+ * rows its WHERE keeps (GrScanJoin.probe_keys): a serial path on a GPU
+ * (t: the relation read from its pages), one probe table, jr not marked,
+ * keyed by one integer column equal to a column of the table, that column
+ * first in a btree index of the integer operators with no predicate (the
+ * index bulk_scan.c's key_index finds), and GR_PROBE_ROWS_PER_KEY rows of
+ * jr or more for each row of the table's WHERE.
+ */
+static bool
+probe_fetchable(PlannerInfo *root, const BulkQuery *q, const GrJoinRel *jr, const BulkTable *t)
+{
+	RelOptInfo *rel = root->simple_rel_array[jr->relid];
+	Var		   *key;
+	ListCell   *lc;
+
+	if (t == NULL || list_length(q->tables) != 1 || jr->marked != JOIN_INNER ||
+		list_length(jr->keyexprs) != 1 ||
+		((GrJoinSrc *) linitial(jr->srcs))->rel != -1 || !IsA(linitial(jr->keyexprs), Var))
+		return false;
+	key = linitial(jr->keyexprs);
+	if ((key->vartype != INT2OID && key->vartype != INT4OID && key->vartype != INT8OID) ||
+		root->simple_rel_array[q->join->probe]->rows * GR_PROBE_ROWS_PER_KEY > rel->tuples)
+		return false;
+	foreach(lc, rel->indexlist)
+	{
+		IndexOptInfo *index = lfirst(lc);
+
+		if (index->relam == BTREE_AM_OID && index->indpred == NIL && index->nkeycolumns > 0 &&
+			index->indexkeys[0] == key->varattno && index->opfamily[0] == INTEGER_BTREE_FAM_OID)
+			return true;
+	}
+	return false;
 }
 
 /* The hashing of a relation's rows. */
@@ -1927,7 +1986,9 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	bool		gpu = gr_page_path == GR_PAGE_PATH_ON && gr_enabled &&
 		gr_gpu_pages_unavailable() == NULL && gpu_groups_by(q) && gpu_reduces(q) &&
 		(q->join == NULL || join_on_gpu(root, q->join, &here));
-	double		share = gpu ? gpu_page_share(root, q, workers) : 1;
+	bool		by_probe[GR_JOIN_MAX_RELS] = {0};	/* fetched by the table's keys */
+	double		probe_read[GR_JOIN_MAX_RELS];	/* ... at this cost */
+	double		share;
 	List	   *children;		/* the relations read by child plans */
 	int			nchildren = 0;
 	ListCell   *lc;
@@ -1938,6 +1999,32 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	 */
 	if (!gpu)
 		here = 1;
+	/*
+	 * A serial path on a GPU fetches a relation read from its pages by the
+	 * keys of the table's rows its WHERE keeps where that costs less than
+	 * reading it whole (each decided as if its pages counted whole): the
+	 * table's pages read by the GPU's jobs once more, a lookup a key, the
+	 * rows hashed.  So does cpu mode, whose host runs the jobs as a GPU's
+	 * (CI's test of the path).
+	 */
+	foreach(lc, (gpu || gr_page_path == GR_PAGE_PATH_CPU) && workers == 0 && q->join != NULL ?
+			q->join->rels : NIL)
+	{
+		GrJoinRel  *jr = lfirst(lc);
+		int			j = foreach_current_index(lc);
+		BulkTable  *pt = list_nth(q->pagerels, j);
+		double		keys = clamp_row_est(root->simple_rel_array[q->join->probe]->rows);
+		double		child;
+
+		if (!probe_fetchable(root, q, jr, pt))
+			continue;
+		probe_read[j] = cpu_tuple_cost * GR_BULK_GPU_PAGE_COST *
+			((BulkTable *) linitial(q->tables))->pages +
+			cpu_tuple_cost * (GR_BULK_LOOKUP_COST + 1) * keys + hash_cost(jr, keys);
+		(void) join_child(jr, 0, &child);
+		by_probe[j] = probe_read[j] < page_read_cost(jr, pt, 0, 1) && probe_read[j] <= child;
+	}
+	share = gpu ? gpu_page_share(root, q, workers, by_probe) : 1;
 	list_sort(q->tables, table_cmp);
 	foreach(lc, q->tables)
 	{
@@ -2020,7 +2107,9 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 		double		cost;
 		Path	   *path = join_child(lfirst(lc), workers, &cost);
 		BulkTable  *pt = list_nth(q->pagerels, foreach_current_index(lc));
-		double		read = pt != NULL ? page_read_cost(lfirst(lc), pt, workers, share) : -1;
+		int			j = foreach_current_index(lc);
+		double		read = by_probe[j] ? probe_read[j] :
+			pt != NULL ? page_read_cost(lfirst(lc), pt, workers, share) : -1;
 
 		/* a tie (no row to read) goes to the pages too: no child to start */
 		q->paged = lappend_int(q->paged, read >= 0 && read <= cost);
@@ -2069,6 +2158,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 
 		if (!list_nth_int(q->paged, j))
 			d->joins[j].partial = list_nth(cp->custom_paths, nchildren++) == jr->partial_path;
+		else
+			d->joins[j].probe_keys = by_probe[j];
 	}
 	cp->custom_private = list_make5(gr_scan_desc_to_list(d),
 									q->aggrefs, q->exprs, makeInteger(q->scanrelid),

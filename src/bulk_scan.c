@@ -142,6 +142,8 @@ typedef struct BulkJoin
 	int64		left_out;		/* rows a later relation's keys left out (ReducedRows), or -1 */
 	char	   *index;			/* ... its rows fetched by this index (IndexRows), or NULL */
 	int64		lookups;
+	int64		probe_pages;	/* ... for the table's keys (probe_keys): the
+								 * table's pages its list jobs read; or -1 */
 	int64		job_pages;		/* ... its pages filtered by list jobs (PageRows.pp), or -1 */
 	int64		job_rows;		/* ... the rows whose values they brought back
 								 * (values jobs), or -1 */
@@ -994,6 +996,12 @@ typedef struct IndexRows
 #define GR_INDEX_ROWS_PER_KEY 64
 
 /*
+ * ... and the table's keys (GrScanJoin.probe_keys), where the relation is
+ * otherwise read whole from its pages: bulk_plan.c's GR_PROBE_ROWS_PER_KEY
+ */
+#define GR_PROBE_ROWS_PER_KEY 16
+
+/*
  * The index a table's rows may be fetched by, for keys equal to its
  * decoded column col: a valid btree index of the integer operators with no
  * predicate whose first column it is, and the column's attribute number,
@@ -1084,13 +1092,14 @@ unique_keys(int64 *keys, int64 n)
  * decoded column col (key_index).  Fills ir, the keys sorted and each once.
  */
 static bool
-index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, IndexRows *ir)
+index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, double per_key,
+		   IndexRows *ir)
 {
 	memset(ir, 0, sizeof(*ir));
 	if (bj->pages == NULL ||
-		(double) n * GR_INDEX_ROWS_PER_KEY > RelationGetForm(bj->pages->rel)->reltuples ||
+		(double) n * per_key > RelationGetForm(bj->pages->rel)->reltuples ||
 		!OidIsValid(key_index(bj->pages, col, ir)) ||
-		(double) n * GR_INDEX_ROWS_PER_KEY > column_distinct(bj->pages->rel, ir->attno))
+		(double) n * per_key > column_distinct(bj->pages->rel, ir->attno))
 		return false;
 	ir->bs = bs;
 	ir->bj = bj;
@@ -1270,6 +1279,56 @@ defer_reducer(BulkScanState *bs, int j, int k)
 }
 
 /*
+ * The keys relation bj's one key takes from the table (GrScanJoin.
+ * probe_keys): its column's values, but NULLs, in the table's rows that
+ * its WHERE keeps, read from its pages as a hashed relation's are (so on
+ * a GPU its list jobs apply the WHERE and bring the column back: values
+ * jobs), *n of them, repeated where rows repeat them; *pages the pages the
+ * jobs read, or -1.
+ */
+static int64 *
+probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages)
+{
+	BulkTable  *t = &bs->tables[0];
+	int			col = bj->desc->src[0];
+	GrScanJoin	kd = {0};
+	BulkJoin	probe = {0};
+	PageRows	pr;
+	void	   *arg;
+	GrJoinNextRow next;
+	const Datum *values;
+	const bool *isnull;
+	int64		room = 1024;
+	int64	   *keys = palloc(sizeof(int64) * room);
+
+	/* the table as a relation of one key, its column, and no value */
+	kd.nkeys = 1;
+	kd.src[0] = col;
+	kd.keywidth[0] = bj->desc->srcwidth[0];
+	kd.jointype = JOIN_INNER;
+	kd.name = bj->desc->name;
+	kd.pagecols = &col;
+	probe.desc = &kd;
+	probe.pages = t;
+	*n = 0;
+	next = row_source(bs, &probe, NULL, &pr, &arg);
+	while (next(arg, &values, &isnull))
+	{
+		if (isnull[0])
+			continue;
+		if (*n == room)
+		{
+			room *= 2;
+			keys = repalloc_huge(keys, sizeof(int64) * room);
+		}
+		keys[(*n)++] = gr_join_key_value(values[0], kd.keywidth[0]);
+	}
+	end_row_source(&probe, &pr);
+	*pages = probe.job_pages;
+	return keys;
+}
+
+/*
  * Hash relation j into this process's memory, after the later relations
  * that leave its rows out (ReducedRows); from: NULL, or a relation hashed
  * before j whose values j's one key equals, and which has few rows, whose
@@ -1293,6 +1352,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		return;
 	bj->index = NULL;			/* (a rescan's build: the last one's name went with joincxt) */
 	bj->lookups = 0;
+	bj->probe_pages = -1;
 	bj->job_pages = -1;
 	bj->job_rows = -1;
 	for (int k = j + 1; k < bs->njoins; k++)
@@ -1316,7 +1376,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		int64		n;
 		int64	   *keys = value_keys(bj, from, &n);
 
-		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, &ir);
+		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, GR_INDEX_ROWS_PER_KEY, &ir);
 		if (!by_index)
 			pfree(keys);
 	}
@@ -1335,9 +1395,22 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 			pfree(keys);
 			continue;
 		}
-		by_index = index_rows(bs, bj, col, keys, n, &ir);
+		by_index = index_rows(bs, bj, col, keys, n, GR_INDEX_ROWS_PER_KEY, &ir);
 		if (!by_index)
 			pfree(keys);
+	}
+	/* (a key list from the table that turns out long: its pages, as without one) */
+	if (!by_index && bj->desc->probe_keys && bs->ntables == 1)
+	{
+		int64		n;
+		int64	   *keys = probe_keys(bs, bj, &n, &bj->probe_pages);
+
+		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, GR_PROBE_ROWS_PER_KEY, &ir);
+		if (!by_index)
+		{
+			pfree(keys);
+			bj->probe_pages = -1;
+		}
 	}
 	if (by_index)
 	{
@@ -4390,8 +4463,11 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 		reduced |= bj->left_out >= 0;
 		left_out = lappend(left_out, bj->left_out >= 0 ? psprintf(INT64_FORMAT, bj->left_out) : "-");
 		indexed |= bj->index != NULL;
-		fetched = lappend(fetched, bj->index == NULL ? "-" :
-						  psprintf("%s (" INT64_FORMAT " lookups)", bj->index, bj->lookups));
+		fetched = lappend(fetched, bj->index == NULL ? "-" : bj->probe_pages < 0 ?
+						  psprintf("%s (" INT64_FORMAT " lookups)", bj->index, bj->lookups) :
+						  psprintf("%s (" INT64_FORMAT " lookups of the keys of %s's rows its WHERE keeps, "
+								   INT64_FORMAT " pages filtered by jobs)", bj->index, bj->lookups,
+								   RelationGetRelationName(bs->tables[0].rel), bj->probe_pages));
 		jobs |= bj->job_pages >= 0;
 		listed = lappend(listed, bj->job_pages >= 0 ? psprintf(INT64_FORMAT, bj->job_pages) : "-");
 		kept_by_jobs |= bj->job_rows >= 0;

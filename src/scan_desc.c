@@ -127,6 +127,7 @@ gr_scan_desc_to_list(const GrScanDesc *d)
 		put_int(&l, sj->jointype);
 		put_int(&l, sj->marked);
 		put_int(&l, sj->partial);
+		put_int(&l, sj->probe_keys);
 		l = lappend(l, makeString(pstrdup(sj->name)));
 		put_int(&l, sj->pages != NULL);
 		if (sj->pages != NULL)
@@ -399,6 +400,9 @@ gr_scan_desc_from_list(List *l)
 			if (sj->src[k] < 0 && -1 - sj->src[k] >= sj->vstart)
 				malformed("join key source");
 		sj->partial = get_int(&r, 0, 1, "partial join child");
+		sj->probe_keys = get_int(&r, 0, 1, "join fetched by the table's keys") != 0;
+		if (sj->probe_keys && (sj->nkeys != 1 || sj->src[0] < 0 || sj->marked != 0 || d->ntables != 1))
+			malformed("join fetched by the table's keys");
 		if (r.pos >= list_length(l) || !IsA((name = list_nth(l, r.pos++)), String))
 			malformed("join name");
 		sj->name = strVal(name);
@@ -416,6 +420,8 @@ gr_scan_desc_from_list(List *l)
 			if (sj->partial)
 				malformed("a partial child of a join read from pages");
 		}
+		else if (sj->probe_keys)
+			malformed("join fetched by the table's keys, not read from pages");
 	}
 	for (int t = 0; t < d->ntables; t++)
 		for (int i = 0; i < d->naggs + d->ngroupkeys; i++)

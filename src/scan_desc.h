@@ -146,6 +146,12 @@ typedef struct GrScanJoin
 								 * NULL. */
 	bool		partial;		/* its child plan is partial: each participant
 								 * of a parallel plan reads a share of its rows */
+	bool		probe_keys;		/* read from pages (serially), one key, the
+								 * table's column: its rows are fetched by an
+								 * index on its key for the keys of the
+								 * table's rows that the table's WHERE keeps,
+								 * listed first by a read of the table's pages
+								 * (bulk_scan.c's probe_keys) */
 	char	   *name;			/* for EXPLAIN: the relation and the equalities
 								 * (and, read from pages, its WHERE) */
 	/*
