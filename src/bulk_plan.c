@@ -156,15 +156,16 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  * whole from its pages: the table's pages read first by the GPU's jobs,
  * which bring those keys back, then a lookup a key, as a multiple of
  * cpu_tuple_cost: its btree descent and heap fetch, the row decoded, its
- * WHERE applied, the row appended and laid out.  TPC-H Q12 at SF1 on the
- * CPU host (cpu mode, serially, warm): orders' 29 099 lookups for the
- * 30 988 keys of lineitem's WHERE and their image took 64 ms, 2.2 us a
- * lookup (where reading orders' 1.5 M rows through values jobs took the
- * H200 host 230 ms).  Only where the relation has GR_PROBE_ROWS_PER_KEY
- * rows or more for each such row of the table (bulk_scan.c checks the
- * keys it finds the same way).
+ * WHERE applied, the row appended and laid out.  TPC-H Q12 at SF1:
+ * orders' 29 099 lookups for the 30 988 keys of lineitem's WHERE and their
+ * image took 64 ms on the CPU host (cpu mode, serially, warm: 2.2 us a
+ * lookup); on the H200 host its whole build took 122 ms, about 3 us a
+ * lookup beside the GPU's read of lineitem (where reading orders' 1.5 M
+ * rows through values jobs took 230 ms).  Only where the relation has
+ * GR_PROBE_ROWS_PER_KEY rows or more for each such row of the table
+ * (bulk_scan.c checks the keys it finds the same way).
  */
-#define GR_BULK_LOOKUP_COST		60.0
+#define GR_BULK_LOOKUP_COST		90.0
 #define GR_PROBE_ROWS_PER_KEY	16
 
 /*
