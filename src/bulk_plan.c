@@ -1877,8 +1877,7 @@ gpu_page_share(PlannerInfo *root, const BulkQuery *q, int workers, const bool *b
 		/* (one fetched by the table's keys: their rows at most) */
 		hashed += by_probe[foreach_current_index(lc)] ? Min(rows, probe_rows) : rows;
 	}
-	if (pages > NBuffers ||
-		(q->join != NULL && hashed > root->simple_rel_array[q->join->probe]->rows))
+	if (pages > NBuffers || (q->join != NULL && hashed > probe_rows))
 		return 1;
 	return 1 / participants(workers > 0 ? workers : q->native_workers);
 }
