@@ -469,7 +469,25 @@ SELECT * FROM gbq('SELECT seg, count(*), sum(v) FROM gbw WHERE v < 900 GROUP BY 
 SET max_parallel_workers_per_gather = 0;
 EXPLAIN (COSTS OFF) SELECT seg, count(*), sum(v) FROM gbw WHERE v < 900 GROUP BY seg;
 
+-- every GROUP BY key fixed by an equality in WHERE (from 16 on PostgreSQL
+-- leaves them out of its processed GROUP BY): still a GROUP BY, no group
+-- where no row passes (statistics older than a DELETE, so that the node is
+-- chosen), the fixed keys the node's own; serially and in parallel
+CREATE TABLE gbx (k int4, v int4, w int4) WITH (autovacuum_enabled = off);
+INSERT INTO gbx SELECT i % 10, i, i % 3 FROM generate_series(1, 300000) i;
+VACUUM ANALYZE gbx;
+DELETE FROM gbx WHERE k = 3;
+SELECT * FROM gbq('SELECT count(*), sum(v) FROM gbx WHERE k = 3 GROUP BY k');
+SELECT * FROM gbq('SELECT k, count(*), sum(v) FROM gbx WHERE k = 3 GROUP BY k');
+SELECT * FROM gbq('SELECT k, count(*), sum(v) FROM gbx WHERE k = 4 GROUP BY k');
+SELECT * FROM gbq('SELECT k, w, count(*), sum(v) FROM gbx WHERE k = 4 AND w = 1 GROUP BY k, w');
+SELECT * FROM gbq('SELECT w, k, count(*), sum(v) FROM gbx WHERE k = 4 GROUP BY k, w');
+SET max_parallel_workers_per_gather = 2;
+SELECT * FROM gbq('SELECT k, count(*), sum(v) FROM gbx WHERE k = 3 GROUP BY k');
+SELECT * FROM gbq('SELECT k, count(*), sum(v) FROM gbx WHERE k = 4 GROUP BY k');
+SET max_parallel_workers_per_gather = 0;
+
 RESET gpu_reduce.bulk_scan;
 RESET max_parallel_workers_per_gather;
-DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc, gbz, gbw;
+DROP TABLE gbk, gbn, gbe, gbf, gbp, gbd, gbc, gbz, gbw, gbx;
 DROP FUNCTION gbzq(text, text), gbq(text), gbtext(text, boolean), gbnode(text);

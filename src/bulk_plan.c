@@ -1186,8 +1186,9 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 	 * The group keys: the target's grouping columns, and its columns outside
 	 * any aggregate, which under a GROUP BY are functionally dependent on
 	 * the grouping columns (the planner drops such columns from the grouping,
-	 * and columns an equality in WHERE fixes from 16 on): one more key each,
-	 * which makes no more groups.
+	 * and columns an equality in WHERE fixes from 16 on, every one of them
+	 * where each key is so fixed): one more key each, which makes no more
+	 * groups.
 	 */
 	foreach(lc, target->exprs)
 	{
@@ -1196,7 +1197,7 @@ bulk_query(PlannerInfo *root, RelOptInfo *input_rel, PathTarget *target,
 			get_sortgroupref_clause_noerr(sgref, groupclause) : NULL;
 		int			ref;
 
-		if (sgc == NULL && groupclause != NIL && IsA(lfirst(lc), Var) &&
+		if (sgc == NULL && root->parse->groupClause != NIL && IsA(lfirst(lc), Var) &&
 			((Var *) lfirst(lc))->varlevelsup == 0)
 		{
 			sgc = makeNode(SortGroupClause);
@@ -2595,7 +2596,12 @@ offer_node(PlannerInfo *root, RelOptInfo *input_rel, RelOptInfo *output_rel, voi
 				   input_rel->tuples);
 		return;
 	}
-	if (gr_group_clause(root) != NIL)
+	/*
+	 * (a GROUP BY whose every key an equality in WHERE fixes, which 16 on
+	 * leave out of the processed GROUP BY, is one still: no row in, no row
+	 * out, and its keys are the target's columns outside any aggregate)
+	 */
+	if (root->parse->groupClause != NIL)
 	{
 		add_grouped_paths(root, input_rel, output_rel);
 		return;
