@@ -32,6 +32,15 @@
  */
 #define GR_JOIN_GPU_DUPS		10
 
+/*
+ * A hashed relation is fetched by the keys of the probe table's rows its
+ * WHERE keeps (GrScanJoin.probe_keys) only where it has this many rows or
+ * more for each key: the planner's estimate (bulk_plan.c's
+ * probe_fetchable), then the keys the table's read finds (bulk_scan.c's
+ * build_one, which otherwise reads the relation from its pages)
+ */
+#define GR_PROBE_ROWS_PER_KEY	16
+
 /* GUCs */
 extern bool gr_bulk_scan;
 extern int	gr_native_aggregates;

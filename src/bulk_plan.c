@@ -162,11 +162,9 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  * lookup); on the H200 host its whole build took 122 ms, about 3 us a
  * lookup beside the GPU's read of lineitem (where reading orders' 1.5 M
  * rows through values jobs took 230 ms).  Only where the relation has
- * GR_PROBE_ROWS_PER_KEY rows or more for each such row of the table
- * (bulk_scan.c checks the keys it finds the same way).
+ * GR_PROBE_ROWS_PER_KEY rows or more for each such row of the table.
  */
 #define GR_BULK_LOOKUP_COST		90.0
-#define GR_PROBE_ROWS_PER_KEY	16
 
 /*
  * What each row the node emits under a GROUP BY costs beside the row

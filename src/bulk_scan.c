@@ -706,7 +706,7 @@ shared_image_alloc(Size size, void *arg)
 	return dsa_get_address(si->area, si->dp);
 }
 
-/* What EXPLAIN ANALYZE shows of a relation hashed (here or by another participant). */
+/* What EXPLAIN ANALYZE shows of a relation hashed here, serially. */
 static void
 note_build(BulkJoin *bj, double ms)
 {
@@ -717,8 +717,9 @@ note_build(BulkJoin *bj, double ms)
 }
 
 /*
- * ... in a parallel plan, relation j's as the participant that laid it out
- * noted it, with what all participants' list jobs did (read_shares).
+ * ... and in a parallel plan, relation j's as lay_out_shares noted it in
+ * the shared memory, with what all participants' list jobs did
+ * (read_shares).
  */
 static void
 shared_build(BulkJoin *bj, const BulkShared *shared, int j)
@@ -837,18 +838,17 @@ lay_out_shares(BulkScanState *bs)
 											 bs->joincxt, shared_image_alloc, &si);
 		INSTR_TIME_SET_CURRENT(took);
 		INSTR_TIME_SUBTRACT(took, start);
-		note_build(bj, shared->build_ms[j] + INSTR_TIME_GET_MILLISEC(took));
+		shared->images[j] = si.dp;
+		shared->hashed_rows[j] = bj->hash->nrows;
+		shared->hash_bytes[j] = bj->hash->image->bytes;
+		shared->build_ms[j] += INSTR_TIME_GET_MILLISEC(took);
+		shared_build(bj, shared, j);
 		if (bj->desc->marked != 0)
 		{
 			shared->marks = dsa_allocate_extended(bs->area, Max(bj->hashed_rows, 1),
 												  DSA_ALLOC_HUGE | DSA_ALLOC_ZERO);
 			bj->marks = dsa_get_address(bs->area, shared->marks);
 		}
-		shared->images[j] = si.dp;
-		shared->hashed_rows[j] = bj->hashed_rows;
-		shared->hash_bytes[j] = bj->hash_bytes;
-		shared->build_ms[j] = bj->build_ms;
-		shared_build(bj, shared, j);
 	}
 	upload_images(bs);
 	shared->on_gpu = bs->image_key != 0;
@@ -994,12 +994,6 @@ typedef struct IndexRows
 
 /* keys fewer than this share of a relation's rows are looked up */
 #define GR_INDEX_ROWS_PER_KEY 64
-
-/*
- * ... and the table's keys (GrScanJoin.probe_keys), where the relation is
- * otherwise read whole from its pages: bulk_plan.c's GR_PROBE_ROWS_PER_KEY
- */
-#define GR_PROBE_ROWS_PER_KEY 16
 
 /*
  * The index a table's rows may be fetched by, for keys equal to its
@@ -2184,8 +2178,9 @@ job_stored_columns(const BulkJoin *bj)
  * Whether a read of relation bj's pages (a participant's share, in a
  * parallel plan) goes through list jobs (gpu_reduce.page_path, a GPU for
  * it or cpu mode): where it has a WHERE to apply there, or values to
- * compute, and the jobs take its decoder and program.  Where its keys and values are no varlenas, they are values
- * jobs: the rows they keep come back as values, decoded and computed there.
+ * compute, and the jobs take its decoder and program.  Where its keys and
+ * values are no varlenas, they are values jobs: the rows they keep come
+ * back as values, decoded and computed there.
  */
 static void
 list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
