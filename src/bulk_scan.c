@@ -147,6 +147,8 @@ typedef struct BulkJoin
 	int64		job_pages;		/* ... its pages filtered by list jobs (PageRows.pp), or -1 */
 	int64		job_rows;		/* ... the rows whose values they brought back
 								 * (values jobs), or -1 */
+	double		job_ms;			/* ... the time spent feeding them pages and
+								 * taking what they kept, or -1 */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -240,6 +242,7 @@ typedef struct BulkShared
 	Size		hash_bytes[GR_JOIN_MAX_RELS];
 	double		build_ms[GR_JOIN_MAX_RELS];	/* the longest read of a share (under
 											 * mutex), then plus the layout */
+	double		job_ms[GR_JOIN_MAX_RELS];	/* the longest time in its jobs, or -1 */
 	uint64		image_key;		/* the leader's name for the images on the GPUs */
 	bool		on_gpu;			/* the elected participant put them there */
 	int			ntables;
@@ -730,6 +733,7 @@ shared_build(BulkJoin *bj, const BulkShared *shared, int j)
 	bj->build_ms = shared->build_ms[j];
 	bj->job_pages = shared->job_pages[j];
 	bj->job_rows = shared->job_rows[j];
+	bj->job_ms = shared->job_ms[j];
 }
 
 /* Whether the scan's join is a marked one (its first relation's probes mark: GrScanJoin.marked). */
@@ -811,6 +815,8 @@ read_shares(BulkScanState *bs)
 			shared->job_pages[j] = Max(shared->job_pages[j], 0) + bj->job_pages;
 		if (bj->pages != NULL && bj->job_rows >= 0)
 			shared->job_rows[j] = Max(shared->job_rows[j], 0) + bj->job_rows;
+		if (bj->pages != NULL)
+			shared->job_ms[j] = Max(shared->job_ms[j], bj->job_ms);
 		SpinLockRelease(&shared->mutex);
 	}
 }
@@ -986,7 +992,12 @@ typedef struct IndexRows
 	AttrNumber	attno;			/* the column the keys equal */
 	Oid			type;			/* its type: int2, int4 or int8 */
 	RegProcedure eq;			/* its equality */
-	SysScanDesc scan;			/* a key's lookup under way, or NULL */
+	/* the lookups, one index scan rescanned for each key (lookups_begin) */
+	Relation	irel;
+	IndexScanDesc scan;
+	TupleTableSlot *slot;		/* the tuple found */
+	ScanKeyData sk;
+	bool		under_way;		/* a key's lookup under way */
 	int64		lookups;
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
 	bool		isnull[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
@@ -1080,6 +1091,74 @@ unique_keys(int64 *keys, int64 n)
 	return m;
 }
 
+/* A key as a Datum of the looked-up column's type; false where no value of it is the key. */
+static bool
+index_key(const IndexRows *ir, int64 key, Datum *d)
+{
+	if (ir->type == INT2OID && key >= PG_INT16_MIN && key <= PG_INT16_MAX)
+		*d = Int16GetDatum((int16) key);
+	else if (ir->type == INT4OID && key >= PG_INT32_MIN && key <= PG_INT32_MAX)
+		*d = Int32GetDatum((int32) key);
+	else if (ir->type == INT8OID)
+		*d = Int64GetDatum(key);
+	else
+		return false;
+	return true;
+}
+
+/*
+ * Begin the lookups of ir's index of rel, under the query's snapshot: one
+ * index scan that each key rescans (a systable scan per key opened the
+ * index, a slot and a scan each time: about 3 us a key).
+ */
+static void
+lookups_begin(BulkScanState *bs, IndexRows *ir, Relation rel)
+{
+	ir->irel = index_open(ir->index, AccessShareLock);
+	ir->slot = table_slot_create(rel, NULL);
+	ir->scan = gr_index_beginscan(rel, ir->irel, bs->css.ss.ps.state->es_snapshot, 1);
+	/* (the keys' column leads the index: key_index) */
+	ScanKeyInit(&ir->sk, 1, BTEqualStrategyNumber, ir->eq, (Datum) 0);
+	ir->under_way = false;
+}
+
+/* Look key up; false where no value of the column is the key. */
+static bool
+lookup_key(IndexRows *ir, int64 key)
+{
+	Datum		d;
+
+	if (!index_key(ir, key, &d))
+		return false;
+	CHECK_FOR_INTERRUPTS();
+	ir->sk.sk_argument = d;
+	index_rescan(ir->scan, &ir->sk, 1, NULL, 0);
+	ir->under_way = true;
+	return true;
+}
+
+/* The next visible tuple of the key looked up, into ir->slot; false after the last. */
+static bool
+lookup_next(IndexRows *ir)
+{
+	if (ir->under_way && index_getnext_slot(ir->scan, ForwardScanDirection, ir->slot))
+		return true;
+	ir->under_way = false;
+	return false;
+}
+
+/* End ir's lookups (begun or not). */
+static void
+lookups_end(IndexRows *ir)
+{
+	if (ir->scan == NULL)
+		return;
+	index_endscan(ir->scan);
+	ExecDropSingleTupleTableSlot(ir->slot);
+	index_close(ir->irel, NoLock);
+	ir->scan = NULL;
+}
+
 /*
  * Whether relation bj's rows are fetched by an index for the n keys (in
  * memory the caller frees): few enough for its rows, an index on its
@@ -1100,39 +1179,8 @@ index_rows(BulkScanState *bs, BulkJoin *bj, int col, int64 *keys, int64 n, doubl
 	ir->keys = keys;
 	ir->nkeys = unique_keys(keys, n);
 	bind_quals(bs, bj->pages);
+	lookups_begin(bs, ir, bj->pages->rel);
 	return true;
-}
-
-/* A key as a Datum of the looked-up column's type; false where no value of it is the key. */
-static bool
-index_key(const IndexRows *ir, int64 key, Datum *d)
-{
-	if (ir->type == INT2OID && key >= PG_INT16_MIN && key <= PG_INT16_MAX)
-		*d = Int16GetDatum((int16) key);
-	else if (ir->type == INT4OID && key >= PG_INT32_MIN && key <= PG_INT32_MAX)
-		*d = Int32GetDatum((int32) key);
-	else if (ir->type == INT8OID)
-		*d = Int64GetDatum(key);
-	else
-		return false;
-	return true;
-}
-
-/*
- * A lookup of key in ir's index of rel, under the query's snapshot, or NULL
- * where no value of the column is the key.
- */
-static SysScanDesc
-key_lookup(BulkScanState *bs, const IndexRows *ir, Relation rel, int64 key)
-{
-	Datum		d;
-	ScanKeyData sk;
-
-	if (!index_key(ir, key, &d))
-		return NULL;
-	CHECK_FOR_INTERRUPTS();
-	ScanKeyInit(&sk, ir->attno, BTEqualStrategyNumber, ir->eq, d);
-	return systable_beginscan(rel, ir->index, true, bs->css.ss.ps.state->es_snapshot, 1, &sk);
 }
 
 /*
@@ -1161,34 +1209,27 @@ index_row(void *arg, const Datum **values, const bool **isnull)
 	{
 		uint64		tv[GR_DECODE_MAX_COLS];
 		bool		tn[GR_DECODE_MAX_COLS];
-		HeapTuple	tup;
 		Buffer		buf;
 		const uint8 *page;
 		BlockNumber blk;
 		OffsetNumber off;
 		uint32		len;
 
-		if (ir->scan == NULL)
+		if (!ir->under_way)
 		{
 			if (ir->next >= ir->nkeys)
 				return false;
-			ir->scan = key_lookup(ir->bs, ir, t->rel, ir->keys[ir->next++]);
-			if (ir->scan == NULL)
-				continue;
-			ir->lookups++;
-		}
-		tup = systable_getnext(ir->scan);
-		if (tup == NULL)
-		{
-			systable_endscan(ir->scan);
-			ir->scan = NULL;
+			if (lookup_key(ir, ir->keys[ir->next++]))
+				ir->lookups++;
 			continue;
 		}
+		if (!lookup_next(ir))
+			continue;
 		/* the tuple in its pinned page, read as a page's row is (until the next fetch) */
-		buf = ((BufferHeapTupleTableSlot *) ir->scan->slot)->buffer;
+		buf = ((BufferHeapTupleTableSlot *) ir->slot)->buffer;
 		page = (const uint8 *) BufferGetPage(buf);
-		blk = ItemPointerGetBlockNumber(&tup->t_self);
-		off = ItemPointerGetOffsetNumber(&tup->t_self);
+		blk = ItemPointerGetBlockNumber(&ir->slot->tts_tid);
+		off = ItemPointerGetOffsetNumber(&ir->slot->tts_tid);
 		len = gr_page_tuple_len(page, off, BLCKSZ);
 		decode_tuple(t, page, blk, off, len, tv, tn);
 		if (!page_row_passes(ir->bs, t, page, blk, off, len, tv, tn))
@@ -1278,10 +1319,10 @@ defer_reducer(BulkScanState *bs, int j, int k)
  * its WHERE keeps, read from its pages as a hashed relation's are (so on
  * a GPU its list jobs apply the WHERE and bring the column back: values
  * jobs), *n of them, repeated where rows repeat them; *pages the pages the
- * jobs read, or -1.
+ * jobs read, or -1, and *job_ms the time spent in them.
  */
 static int64 *
-probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages)
+probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages, double *job_ms)
 {
 	BulkTable  *t = &bs->tables[0];
 	int			col = bj->desc->src[0];
@@ -1319,6 +1360,7 @@ probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages)
 	}
 	end_row_source(&probe, &pr);
 	*pages = probe.job_pages;
+	*job_ms = probe.job_ms;
 	return keys;
 }
 
@@ -1349,6 +1391,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	bj->probe_pages = -1;
 	bj->job_pages = -1;
 	bj->job_rows = -1;
+	bj->job_ms = -1;
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
 		{
@@ -1397,13 +1440,14 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	if (!by_index && bj->desc->probe_keys && bs->ntables == 1)
 	{
 		int64		n;
-		int64	   *keys = probe_keys(bs, bj, &n, &bj->probe_pages);
+		int64	   *keys = probe_keys(bs, bj, &n, &bj->probe_pages, &bj->job_ms);
 
 		by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, GR_PROBE_ROWS_PER_KEY, &ir);
 		if (!by_index)
 		{
 			pfree(keys);
 			bj->probe_pages = -1;
+			bj->job_ms = -1;
 		}
 	}
 	if (by_index)
@@ -1424,6 +1468,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		/* for EXPLAIN ANALYZE, beside the image (a rescan builds it again) */
 		bj->index = MemoryContextStrdup(bs->joincxt, name != NULL ? name : "?");
 		bj->lookups = ir.lookups;
+		lookups_end(&ir);
 		pfree(ir.keys);
 	}
 	else
@@ -2134,16 +2179,23 @@ listed_row(PageRows *pr, const Datum **values, const bool **isnull)
 
 	while (pr->lnext == pr->nlisted)
 	{
+		instr_time	start;
+		instr_time	took;
+
 		if (pr->fed)
 			return false;
 		/* the rows handed on are the appender's now */
 		pr->nlisted = pr->lnext = 0;
 		MemoryContextReset(pr->listcxt);
+		INSTR_TIME_SET_CURRENT(start);
 		while (pr->nlisted == 0 && !pr->fed)
 		{
 			CHECK_FOR_INTERRUPTS();
 			feed_page(pr, scan);
 		}
+		INSTR_TIME_SET_CURRENT(took);
+		INSTR_TIME_SUBTRACT(took, start);
+		pr->bj->job_ms += INSTR_TIME_GET_MILLISEC(took);
 	}
 	*values = pr->lvalues + pr->lnext * w;
 	*isnull = pr->lnulls + pr->lnext * w;
@@ -2205,6 +2257,7 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	if (gr_page_path_unavailable(mode, t->desc, prog, NULL, 0, &none, NULL) != NULL)
 		return;
 	bj->job_rows = store != 0 ? 0 : -1;
+	bj->job_ms = 0;
 	pr->listcxt = AllocSetContextCreate(bs->joincxt, "gpu_reduce listed rows",
 										ALLOCSET_DEFAULT_SIZES);
 	pr->lroom = 1024;
@@ -2307,6 +2360,7 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	pr->pp = NULL;
 	bj->job_pages = -1;
 	bj->job_rows = -1;
+	bj->job_ms = -1;
 	list_pages(bs, bj, pr);
 	*arg = pr;
 	return page_row;
@@ -3596,25 +3650,23 @@ scan_by_index(BulkScanState *bs, BulkTable *t)
 
 	/* the visible tuples of each key, as PostgreSQL's index scan finds them */
 	tids = palloc(sizeof(ItemPointerData) * room);
+	lookups_begin(bs, &ir, t->rel);
 	for (int64 i = 0; i < n; i++)
 	{
-		SysScanDesc scan = key_lookup(bs, &ir, t->rel, keys[i]);
-		HeapTuple	tup;
-
-		if (scan == NULL)
+		if (!lookup_key(&ir, keys[i]))
 			continue;
 		bs->table_lookups++;
-		while ((tup = systable_getnext(scan)) != NULL)
+		while (lookup_next(&ir))
 		{
 			if (ntids == room)
 			{
 				room *= 2;
 				tids = repalloc_huge(tids, sizeof(ItemPointerData) * room);
 			}
-			tids[ntids++] = tup->t_self;
+			tids[ntids++] = ir.slot->tts_tid;
 		}
-		systable_endscan(scan);
 	}
+	lookups_end(&ir);
 	pfree(keys);
 
 	/* then page by page, in the table's order */
@@ -4309,6 +4361,7 @@ init_counters(BulkShared *shared)
 		pg_atomic_init_u32(&shared->taken[j], 0);
 		pg_atomic_init_u32(&shared->blocks[j], 0);
 		shared->job_pages[j] = shared->job_rows[j] = -1;
+		shared->job_ms[j] = -1;
 	}
 	shared->built = false;
 	shared->marks = InvalidDsaPointer;
@@ -4443,9 +4496,11 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	List	   *fetched = NIL;
 	List	   *listed = NIL;
 	List	   *job_rows = NIL;
+	List	   *job_times = NIL;
 	bool		reduced = false;
 	bool		indexed = false;
 	bool		jobs = false;
+	bool		timed_jobs = false;
 	bool		kept_by_jobs = false;
 
 	for (int j = 0; j < bs->njoins; j++)
@@ -4464,9 +4519,11 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 								   INT64_FORMAT " pages filtered by jobs)", bj->index, bj->lookups,
 								   RelationGetRelationName(bs->tables[0].rel), bj->probe_pages));
 		jobs |= bj->job_pages >= 0;
+		timed_jobs |= bj->job_ms >= 0;
 		listed = lappend(listed, bj->job_pages >= 0 ? psprintf(INT64_FORMAT, bj->job_pages) : "-");
 		kept_by_jobs |= bj->job_rows >= 0;
 		job_rows = lappend(job_rows, bj->job_rows >= 0 ? psprintf(INT64_FORMAT, bj->job_rows) : "-");
+		job_times = lappend(job_times, bj->job_ms >= 0 ? psprintf("%.3f ms", bj->job_ms) : "-");
 		rows = lappend(rows, psprintf(INT64_FORMAT, bj->hashed_rows));
 		memory = lappend(memory, psprintf("%zu kB", (bj->hash_bytes + 1023) / 1024));
 		times = lappend(times, psprintf("%.3f ms", bj->build_ms));
@@ -4491,6 +4548,8 @@ explain_joins(BulkScanState *bs, ExplainState *es)
 	ExplainPropertyList("Hash Memory", memory, es);
 	if (es->timing)
 		ExplainPropertyList("Hash Build Time", times, es);
+	if (es->timing && timed_jobs)
+		ExplainPropertyList("Build Time in Jobs", job_times, es);
 	ExplainPropertyList("Rows Matched", matches, es);
 	if (marked != NIL)
 		ExplainPropertyList("Rows Marked", marked, es);

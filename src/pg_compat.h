@@ -125,6 +125,18 @@ typedef RelFileNode GrRelFile;
 #endif
 
 /*
+ * PostgreSQL 18 gave index_beginscan the scan's instrumentation (none here:
+ * the node counts its own lookups).
+ */
+#if PG_VERSION_NUM >= 180000
+#define gr_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, 0)
+#else
+#define gr_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, nkeys, 0)
+#endif
+
+/*
  * PostgreSQL 18 counts a path's disabled nodes apart from its cost, and
  * cost_agg takes its input's count (0 here: agg_space.c compares two costs
  * of one path that differ only in its transition space).
