@@ -305,6 +305,25 @@ SELECT * FROM same($$SELECT count(*), sum(sa_amount) FROM jsale JOIN jstore ON s
 DELETE FROM jstore WHERE s_id = 61;
 DROP TABLE jrk;
 ANALYZE jstore;
+-- a reducing relation of one key is first a bitmap of its keys (a bit per
+-- value from the least to the greatest, where they span at most 64 values
+-- per row), then its hash: negative keys (the int2 s_region against int8
+-- keys); keys at int8's ends, whose span is no bitmap's (their hash alone)
+CREATE TABLE jrx (x_id int8, x_name text);
+INSERT INTO jrx VALUES (-4, 'minus four'), (-1, 'minus one'), (1, 'one'), (3, 'three'), (3, 'three again');
+UPDATE jstore SET s_region = -s_region WHERE s_id % 8 = 1;
+ANALYZE jrx, jstore;
+SELECT explain_analyze($$SELECT x_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrx ON x_id = s_region GROUP BY 1$$);
+SELECT * FROM same($$SELECT x_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrx ON x_id = s_region GROUP BY 1$$);
+INSERT INTO jrx VALUES (-9223372036854775808, 'least'), (9223372036854775807, 'greatest');
+ANALYZE jrx;
+SELECT * FROM same($$SELECT x_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrx ON x_id = s_region GROUP BY 1$$);
+UPDATE jstore SET s_region = -s_region WHERE s_id % 8 = 1;
+DROP TABLE jrx;
+ANALYZE jstore;
 -- a relation left out by a later one of few keys (at most a 64th of its
 -- rows) is fetched by a btree index on the column they equal, a lookup per
 -- distinct key (TPC-H Q18's orders, by its IN subquery's 57): duplicate and

@@ -153,6 +153,18 @@ SELECT node, same, md5(answer) FROM same($$SELECT d_long, count(*), sum(f_v) FRO
   WHERE d_n < 20 GROUP BY 1$$);
 SELECT hashed($$SELECT d_long, count(*), sum(f_v) FROM pfact JOIN pdim ON d_key = f_key WHERE d_n < 20 GROUP BY 1$$);
 
+-- text values stored compressed in the row (detoasted into the image),
+-- short ones (copied as they are) and NULLs
+CREATE TABLE pzip (z_key int4, z_text text);
+INSERT INTO pzip SELECT i, CASE WHEN i % 7 = 0 THEN NULL WHEN i % 3 = 0 THEN repeat('ab' || (i % 4), 1500)
+                                ELSE 'z' || (i % 5) END FROM generate_series(1, 400) i;
+ANALYZE pzip;
+SELECT count(*) AS compressed FROM pzip WHERE pg_column_size(z_text) < length(z_text);
+SELECT node, same, md5(answer) FROM same($$SELECT z_text, count(*), sum(f_v) FROM pfact JOIN pzip ON z_key = f_key
+  GROUP BY 1$$);
+SELECT hashed($$SELECT z_text, count(*), sum(f_v) FROM pfact JOIN pzip ON z_key = f_key GROUP BY 1$$);
+DROP TABLE pzip;
+
 -- NULL keys: never matched in inner joins; a left join's row goes on with NULLs
 SELECT * FROM same($$SELECT count(*), sum(f_v), count(d_tag) FROM pfact JOIN pdim ON d_key = f_key WHERE d_n < 5$$);
 SELECT * FROM same($$SELECT d_tag, count(*), sum(f_v) FROM pfact LEFT JOIN pdim ON d_key = f_key AND d_n < 5 GROUP BY 1$$);

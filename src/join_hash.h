@@ -48,6 +48,19 @@ typedef struct GrJoinHash
 	uint32		varmask;		/* the values that are varlenas (bit i: value i) */
 } GrJoinHash;
 
+/*
+ * A bitmap of a one-key image's keys, a bit per value from its least key
+ * to its greatest (gr_join_key_bits): where a key's bit is clear no row
+ * has it, a test of one word that is mostly in the cache where a probe of
+ * the buckets is mostly a miss.
+ */
+typedef struct GrJoinKeyBits
+{
+	int64		lo;				/* the least key */
+	uint64		span;			/* the greatest less the least, plus one */
+	uint64	   *words;
+} GrJoinKeyBits;
+
 /* Memory for an image of 'size' bytes (arg: the caller's). */
 typedef void *(*GrJoinAlloc) (Size size, void *arg);
 
@@ -68,6 +81,7 @@ extern GrJoinHash *gr_join_hash_build_shares(dsa_area *area, dsa_pointer *shares
 											 const GrScanJoin *j, MemoryContext cxt,
 											 GrJoinAlloc alloc, void *arg);
 extern void gr_join_hash_free_shares(dsa_area *area, dsa_pointer *shares);
+extern GrJoinKeyBits *gr_join_key_bits(const GrJoinHash *h, MemoryContext cxt);
 extern GrJoinHash *gr_join_hash_attach(const GrJoinImage *image, const GrScanJoin *j,
 									   MemoryContext cxt);
 
@@ -88,6 +102,15 @@ static inline int64
 gr_join_hash_first(const GrJoinHash *h, const int64 *key)
 {
 	return gr_join_image_first((const uint8 *) h->image, key);
+}
+
+/* Whether a row of kb's image may have the key: false where none has. */
+static inline bool
+gr_join_key_bits_may(const GrJoinKeyBits *kb, int64 key)
+{
+	uint64		o = (uint64) key - (uint64) kb->lo;
+
+	return o < kb->span && ((kb->words[o >> 6] >> (o & 63)) & 1) != 0;
 }
 
 /* The next row after row e with the same keys, or -1. */
