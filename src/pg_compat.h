@@ -126,9 +126,13 @@ typedef RelFileNode GrRelFile;
 
 /*
  * PostgreSQL 18 gave index_beginscan the scan's instrumentation (none here:
- * the node counts its own lookups).
+ * the node counts its own lookups), and 19 its ScanOptions (none).  The
+ * users include access/genam.h and access/tableam.h.
  */
-#if PG_VERSION_NUM >= 180000
+#if PG_VERSION_NUM >= 190000
+#define gr_index_beginscan(heap, index, snapshot, nkeys) \
+	index_beginscan(heap, index, snapshot, NULL, nkeys, 0, SO_NONE)
+#elif PG_VERSION_NUM >= 180000
 #define gr_index_beginscan(heap, index, snapshot, nkeys) \
 	index_beginscan(heap, index, snapshot, NULL, nkeys, 0)
 #else
