@@ -86,7 +86,10 @@
 /* a grouping job: groups made (past group_cap: the job overflowed), rows that found no room */
 #define GR_PAGE_COUNT_GROUPS(ncols)	((ncols) + 4)
 #define GR_PAGE_COUNT_GFULL(ncols)	((ncols) + 5)
-/* a collect job's: groups of the table its checks dropped (GrPageCheck) */
+/*
+ * a collect job's: groups of the table its checks dropped (GrPageCheck); a
+ * list job's: rows its semi joins left out
+ */
 #define GR_PAGE_COUNT_DROPPED(ncols)	((ncols) + 6)
 /* a join's: rows that went on past hashed relation j (a match, or none for an anti join) */
 #define GR_PAGE_COUNT_MATCHES(ncols, j)	((ncols) + 7 + (j))
@@ -140,16 +143,20 @@ typedef enum GrPageType
 #define GR_PAGE_JOB_RELEASE		0x0008
 /*
  * a list job (a hashed relation read from its pages, filtered on the GPU):
- * no output, no GROUP BY, no join; every row that passes the comparisons
- * and the program, or that the program hands back, is listed as a handed
- * back row is, and only those rows are decoded by the host (which
- * evaluates each again, as it would every row of the page).  Its list
- * holds every tuple of its pages (GR_PAGE_MAX_FALLBACK_ALL at most).
+ * no output, no GROUP BY, and no join but semi joins (GR_PAGE_JOIN_SEMI:
+ * the later relations that leave a hashed relation's rows out, probed by
+ * its keys, which its WHERE's rows must match, the rows left out counted);
+ * every row that passes the comparisons, the program and the semi joins,
+ * or that the program hands back, is listed as a handed back row is, and
+ * only those rows are decoded by the host (which evaluates each again, as
+ * it would every row of the page).  Its list holds every tuple of its
+ * pages (GR_PAGE_MAX_FALLBACK_ALL at most).
  */
 #define GR_PAGE_JOB_LIST		0x0020
 /*
  * a list job that brings back the values of the rows it keeps (with
- * GR_PAGE_JOB_LIST): a row that passes the comparisons and the program is
+ * GR_PAGE_JOB_LIST): a row that passes the comparisons, the program and
+ * the semi joins is
  * kept, not listed, its columns of col_width 8 (the values the host hashes:
  * fixed-width columns and the program's outputs, their bits as decoded or
  * computed) stored as any job's; after the kernel, counts[ROWS] rows of

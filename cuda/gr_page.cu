@@ -343,19 +343,10 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 				if (res == GR_EXPR_FALLBACK)
 					gr_page_hand_back(job, counts, fallback, p, off);
 			}
-			if (PROG && pass && (job->flags & (GR_PAGE_JOB_LIST | GR_PAGE_JOB_VALUES)) ==
-				GR_PAGE_JOB_LIST)
-			{
-				/*
-				 * a list job: the host decodes the rows the WHERE may keep
-				 * (a values job keeps them, their columns stored)
-				 */
-				gr_page_hand_back(job, counts, fallback, p, off);
-				pass = false;
-			}
 			if (PROG && job->njoins > 0)
 			{
 				uint32_t	went = 0;
+				bool		dropped = false;
 
 				if (pass)
 				{
@@ -364,6 +355,7 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 														 vals, nulls, &went);
 
 					pass = res == GR_EXPR_PASS;
+					dropped = res == GR_EXPR_REJECT;
 					if (res == GR_EXPR_FALLBACK)
 					{
 						went = 0;	/* the host counts the row it makes */
@@ -377,6 +369,21 @@ gr_page_extract_kernel(const uint8_t *pool, uint8_t *jobmem, uint8_t *cols,
 						atomicAdd(&counts[GR_PAGE_COUNT_MATCHES(ncols, j)],
 								  (unsigned long long) __popc(m));
 				}
+				/* a list job's: the rows its semi joins left out */
+				m = __ballot_sync(GR_FULL_MASK, dropped);
+				if (lane == 0 && m != 0 && (job->flags & GR_PAGE_JOB_LIST))
+					atomicAdd(&counts[GR_PAGE_COUNT_DROPPED(ncols)], (unsigned long long) __popc(m));
+			}
+			if (PROG && pass && (job->flags & (GR_PAGE_JOB_LIST | GR_PAGE_JOB_VALUES)) ==
+				GR_PAGE_JOB_LIST)
+			{
+				/*
+				 * a list job: the host decodes the rows the WHERE (and any
+				 * semi join) may keep (a values job keeps them, their
+				 * columns stored)
+				 */
+				gr_page_hand_back(job, counts, fallback, p, off);
+				pass = false;
 			}
 			if (GROUP && pass)
 			{

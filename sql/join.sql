@@ -324,6 +324,35 @@ SELECT * FROM same($$SELECT x_name, count(*), sum(sa_qty) FROM jsale JOIN jstore
 UPDATE jstore SET s_region = -s_region WHERE s_id % 8 = 1;
 DROP TABLE jrx;
 ANALYZE jstore;
+-- where list jobs read a reduced relation (a GPU, or cpu mode), they
+-- filter its rows by the reducing relations too, probed by its values
+-- (semi joins): the rows left out are counted with those the host leaves
+-- out, and only the others are kept by the jobs.  A WHERE and values
+-- jobs (jstore's fixed-width values); a varlena value (s_name: list jobs,
+-- whose listed rows the host decodes); no WHERE (values jobs for the
+-- filter alone); a reducer of two keys
+SET gpu_reduce.page_path TO cpu;
+SELECT explain_analyze($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE s_score > 2 GROUP BY 1$$);
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE s_score > 2 GROUP BY 1$$);
+SELECT explain_analyze($$SELECT r_name, s_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE s_score > 2 GROUP BY 1, 2$$);
+SELECT * FROM same($$SELECT r_name, s_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region WHERE s_score > 2 GROUP BY 1, 2$$);
+SELECT explain_analyze($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1$$);
+SELECT * FROM same($$SELECT r_name, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jregion ON r_id = s_region GROUP BY 1$$);
+CREATE TABLE jrk2 (rk_region int4, rk_open date, rk_w int4);
+INSERT INTO jrk2 SELECT i % 4, date '2020-01-01' + i, i FROM generate_series(1, 40, 3) i;
+ANALYZE jrk2;
+SELECT explain_analyze($$SELECT rk_w % 3, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrk2 ON rk_region = s_region AND rk_open = s_open WHERE s_score > 1 GROUP BY 1$$);
+SELECT * FROM same($$SELECT rk_w % 3, count(*), sum(sa_qty) FROM jsale JOIN jstore ON s_id = sa_store
+  JOIN jrk2 ON rk_region = s_region AND rk_open = s_open WHERE s_score > 1 GROUP BY 1$$);
+DROP TABLE jrk2;
+RESET gpu_reduce.page_path;
 -- a relation left out by a later one of few keys (at most a 64th of its
 -- rows) is fetched by a btree index on the column they equal, a lookup per
 -- distinct key (TPC-H Q18's orders, by its IN subquery's 57): duplicate and

@@ -188,6 +188,7 @@ extern GrPagePath *gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mod
 										   const struct GrDecodeDesc *d,
 										   const struct GrQual *quals, int nquals,
 										   const struct GrExprProg *prog, uint32 store,
+										   const GrPageJoinSpec *semi,
 										   const GrPageCallbacks *cb);
 /*
  * a join's images onto every GPU (the page path's jobs), named by a key

@@ -150,6 +150,9 @@ typedef struct BulkJoin
 								 * (values jobs), or -1 */
 	double		job_ms;			/* ... the time spent feeding them pages and
 								 * taking what they kept, or -1 */
+	const GrPageJoinSpec *semi; /* ... the semi joins its list jobs filter its
+								 * rows by while it is built (semi_joins), or
+								 * NULL */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -348,6 +351,7 @@ typedef struct PageRows
 	int64		vis_seen;
 	int64		listed_seen;
 	bool		switched;
+	int64		left_by_jobs;	/* rows the jobs' semi joins left out */
 	MemoryContext listcxt;
 	Datum	   *lvalues;		/* nlisted rows of width values each */
 	bool	   *lnulls;
@@ -357,6 +361,7 @@ typedef struct PageRows
 } PageRows;
 
 static int	fallback_cmp(const void *a, const void *b);
+static uint32 job_stored_columns(const BulkJoin *bj);
 
 static void bulk_begin(CustomScanState *node, EState *estate, int eflags);
 static TupleTableSlot *bulk_exec(CustomScanState *node);
@@ -1366,6 +1371,71 @@ probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages, double
 }
 
 /*
+ * The semi joins the list jobs of relation bj, read from its pages, filter
+ * its rows by, into semi: the later relations that leave its rows out
+ * (rr), each probed by its keys, values of bj's, so that those rows stay
+ * where the jobs run (TPC-H Q3's orders: 580 179 of the 727 305 its WHERE
+ * keeps on the H200 came back to be left out here).  On a GPU their
+ * images go there first, under a key of their own: the images returned,
+ * to release once bj is built.  bj->semi: semi, or NULL where there are
+ * none or the images did not go (reduced_row leaves the rows out, as it
+ * does any row the jobs hand back).
+ */
+static GrPageImages *
+semi_joins(BulkScanState *bs, BulkJoin *bj, const ReducedRows *rr, GrPageJoinSpec *semi)
+{
+	GrPagePathMode mode = (GrPagePathMode) gr_page_path;
+	const GrScanJoin *j = bj->desc;
+	const void *images[GR_PAGE_SPEC_JOINS];
+	Size		bytes[GR_PAGE_SPEC_JOINS];
+	Size		marks[GR_PAGE_SPEC_JOINS] = {0};
+	GrPageImages *im = NULL;
+	const char *why;
+
+	bj->semi = NULL;
+	/* (list_pages: with no WHERE, values jobs alone filter) */
+	if (bj->pages == NULL || rr->nby == 0 || RelationUsesLocalBuffers(bj->pages->rel) ||
+		(bj->pages->nquals == 0 && bj->pages->xqual == NULL && job_stored_columns(bj) == 0) ||
+		(mode != GR_PAGE_PATH_CPU &&
+		 (mode != GR_PAGE_PATH_ON || gr_gpu_pages_unavailable() != NULL)))
+		return NULL;
+	memset(semi, 0, sizeof(*semi));
+	semi->ncols = bj->pages->desc->ncols + (bj->pages->prog != NULL ? bj->pages->prog->nouts : 0);
+	semi->jbase = semi->ncols;
+	for (int b = 0; b < rr->nby; b++)
+	{
+		const GrScanJoin *k = rr->by[b]->desc;
+		GrPageJoinRel *r = &semi->rels[semi->njoins];
+
+		r->type = GR_PAGE_JOIN_SEMI;
+		r->nkeys = k->nkeys;
+		for (int i = 0; i < k->nkeys; i++)
+		{
+			/* (reduces(): each key a value of bj's, a column of its jobs) */
+			r->keycol[i] = j->pagecols[j->nkeys + (-1 - k->src[i]) - j->vstart];
+			r->keywidth[i] = k->srcwidth[i];
+		}
+		r->valpos = semi->ncols;
+		r->image = rr->by[b]->hash->image;
+		images[semi->njoins] = r->image;
+		bytes[semi->njoins] = rr->by[b]->hash->image->bytes;
+		semi->njoins++;
+	}
+	if (mode == GR_PAGE_PATH_ON)
+	{
+		im = gr_page_path_own_images(bs->joincxt);
+		semi->key = gr_page_path_images_key(im);
+		if (!gr_page_path_upload_images(semi->key, images, bytes, marks, semi->njoins, &why))
+		{
+			gr_page_path_release_images(im);
+			return NULL;
+		}
+	}
+	bj->semi = semi;
+	return im;
+}
+
+/*
  * Hash relation j into this process's memory, after the later relations
  * that leave its rows out (ReducedRows); from: NULL, or a relation hashed
  * before j whose values j's one key equals, and which has few rows, whose
@@ -1380,6 +1450,8 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	ReducedRows rr = {0};
 	PageRows	pr;
 	IndexRows	ir;
+	GrPageJoinSpec semi;
+	GrPageImages *semi_images = NULL;
 	bool		by_index = false;
 	bool		deferred[GR_JOIN_MAX_RELS] = {0};
 	instr_time	start;
@@ -1459,7 +1531,10 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		rr.arg = &ir;
 	}
 	else
+	{
+		semi_images = semi_joins(bs, bj, &rr, &semi);
 		rr.next = row_source(bs, bj, NULL, &pr, &rr.arg);
+	}
 	if (rr.nby > 0)
 		bj->hash = gr_join_hash_build(reduced_row, &rr, bj->desc, bs->joincxt);
 	else
@@ -1475,7 +1550,12 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		pfree(ir.keys);
 	}
 	else
+	{
 		end_row_source(bj, &pr);
+		bj->semi = NULL;
+		gr_page_path_release_images(semi_images);
+		rr.left_out += pr.left_by_jobs;
+	}
 	INSTR_TIME_SET_CURRENT(took);
 	INSTR_TIME_SUBTRACT(took, start);
 	note_build(bj, INSTR_TIME_GET_MILLISEC(took));
@@ -2113,6 +2193,8 @@ list_gpu_job(void *arg, GrPageJob *job)
 	if (gr_page_fallback_overflow(job) || job->counts[GR_PAGE_COUNT_BAD(job->ncols)] > 0)
 		return false;
 	pr->vis_seen += (int64) job->counts[GR_PAGE_COUNT_VIS(job->ncols)];
+	if (job->njoins > 0)
+		pr->left_by_jobs += (int64) job->counts[GR_PAGE_COUNT_DROPPED(job->ncols)];
 	if (job->flags & GR_PAGE_JOB_VALUES)
 		keep_job_values(pr, job);
 	each_listed_page(job, list_page_rows, arg);
@@ -2239,9 +2321,10 @@ job_stored_columns(const BulkJoin *bj)
  * Whether a read of relation bj's pages (a participant's share, in a
  * parallel plan) goes through list jobs (gpu_reduce.page_path, a GPU for
  * it or cpu mode): where it has a WHERE to apply there, or values to
- * compute, and the jobs take its decoder and program.  Where its keys and
- * values are no varlenas, they are values jobs: the rows they keep come
- * back as values, decoded and computed there.
+ * compute, or semi joins to filter its rows by (BulkJoin.semi), and the
+ * jobs take its decoder and program.  Where its keys and values are no
+ * varlenas, they are values jobs: the rows they keep come back as values,
+ * decoded and computed there.
  */
 static void
 list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
@@ -2255,15 +2338,17 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 
 	pr->pp = NULL;
 	/*
-	 * (a program of computed values alone leaves no row out, but a values
-	 * job computes them)
+	 * (a program of computed values alone, or semi joins alone, may leave
+	 * no row out, but a values job decodes and computes them; a plain list
+	 * job would list every row, to be decoded again here)
 	 */
-	if ((t->nquals == 0 && t->xqual == NULL && (store == 0 || prog == NULL || prog->nouts == 0)) ||
+	if ((t->nquals == 0 && t->xqual == NULL &&
+		 (store == 0 || ((prog == NULL || prog->nouts == 0) && bj->semi == NULL))) ||
 		RelationUsesLocalBuffers(t->rel))
 		return;
 	if (prog == NULL)
 		prog = palloc0(sizeof(GrExprProg));
-	if (gr_page_path_unavailable(mode, t->desc, prog, NULL, 0, &none, NULL) != NULL)
+	if (gr_page_path_unavailable(mode, t->desc, prog, NULL, 0, &none, bj->semi) != NULL)
 		return;
 	bj->job_rows = store != 0 ? 0 : -1;
 	bj->job_ms = 0;
@@ -2279,7 +2364,7 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	pr->vis_seen = pr->listed_seen = 0;
 	pr->switched = false;
 	pr->pp = gr_page_path_begin_list(bs->joincxt, mode, t->desc, t->quals, t->nquals, prog, store,
-									 &cb);
+									 bj->semi, &cb);
 }
 
 /*
@@ -2367,6 +2452,7 @@ row_source(BulkScanState *bs, BulkJoin *bj, pg_atomic_uint32 *taken, PageRows *p
 	pr->buf = InvalidBuffer;
 	pr->next = 0;
 	pr->pp = NULL;
+	pr->left_by_jobs = 0;
 	bj->job_pages = -1;
 	bj->job_rows = -1;
 	bj->job_ms = -1;

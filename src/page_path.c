@@ -781,18 +781,21 @@ gr_page_path_begin(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d
  * none of them a varlena, whose value is its address in the page), the
  * jobs are values jobs (GR_PAGE_JOB_VALUES): a row the WHERE keeps is not
  * listed, its stored columns come back in the job, and only the rows the
- * program hands back are listed.  In cpu mode the host runs the jobs as
- * the kernel does (list_job_here).
+ * program hands back are listed.  With semi (or NULL), the rows must also
+ * match each of its relations (GR_PAGE_JOIN_SEMI; its columns the jobs',
+ * no joined-row program), and the jobs count those they leave out.  In
+ * cpu mode the host runs the jobs as the kernel does (list_job_here).
  */
 GrPagePath *
 gr_page_path_begin_list(MemoryContext cxt, GrPagePathMode mode, const GrDecodeDesc *d,
 						const GrQual *quals, int nquals, const GrExprProg *prog,
-						uint32 store, const GrPageCallbacks *cb)
+						uint32 store, const GrPageJoinSpec *semi, const GrPageCallbacks *cb)
 {
 	GrPageGroupSpec none = {0};
 
 	Assert(prog != NULL);
-	return begin_path(cxt, mode, d, quals, nquals, prog, NULL, 0, &none, NULL, cb, true, store);
+	Assert(semi == NULL || semi->jprog == NULL);
+	return begin_path(cxt, mode, d, quals, nquals, prog, NULL, 0, &none, semi, cb, true, store);
 }
 
 /* Decode one pinned page on the CPU: its visible line pointers, in order. */
@@ -1008,9 +1011,9 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
 
 /*
  * Run a list job here, as the kernel runs it (cpu mode): list each visible
- * tuple of its pages that passes the comparisons and the program, or that
- * the program hands back; a values job keeps the first instead, storing
- * its columns.  False when a tuple did not decode: the scan decodes the
+ * tuple of its pages that passes the comparisons, the program and the
+ * semi joins, or that the program hands back; a values job keeps the first
+ * instead, storing its columns.  False when a tuple did not decode: the scan decodes the
  * pages again and reports it.
  */
 static bool
@@ -1038,6 +1041,20 @@ list_job_here(PageJobRef *ref)
 		res = gr_expr_eval(prog, vals, nulls, vals + d->ncols, nulls + d->ncols, NULL);
 		if (res == GR_EXPR_REJECT)
 			continue;
+		if (res == GR_EXPR_PASS && job->njoins > 0)
+		{
+			uint32		went = 0;
+
+			/* the semi joins (a list job's only join) */
+			res = gr_page_join_row(job, gr_page_job_jprog(job), vals, nulls, &went);
+			for (int j = 0; j < job->njoins; j++)
+				job->counts[GR_PAGE_COUNT_MATCHES(job->ncols, j)] += (went >> j) & 1;
+			if (res == GR_EXPR_REJECT)
+			{
+				job->counts[GR_PAGE_COUNT_DROPPED(job->ncols)]++;
+				continue;
+			}
+		}
 		if (res == GR_EXPR_PASS && (job->flags & GR_PAGE_JOB_VALUES))
 		{
 			/* kept: its stored columns, as the kernel stores them */
