@@ -544,7 +544,7 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 		job->fallback_cap > (job->scan_id != 0 || (job->flags & GR_PAGE_JOB_LIST) ?
 							 GR_PAGE_MAX_FALLBACK_ALL : GR_PAGE_MAX_FALLBACK) ||
 		((job->flags & GR_PAGE_JOB_LIST) &&
-		 (job->prog_off == 0 || job->nouts != 0 || job->ngkeys != 0 || job->njoins != 0)) ||
+		 (job->prog_off == 0 || job->nouts != 0 || job->ngkeys != 0 || job->jprog_off != 0)) ||
 		(job->scan_id != 0 && (job->ngkeys == 0 || job->scan_cap == 0 ||
 							   job->scan_max < job->scan_cap ||
 							   job->scan_max > GR_PAGE_MAX_SCAN_GROUPS)) ||
@@ -581,6 +581,10 @@ gr_check_job(GrCudaContext *c, GrPageJob *job)
 			if (pj->type > GR_PAGE_JOIN_MARK || pj->nkeys < 1 || pj->nkeys > GR_PAGE_JOIN_KEYS ||
 				pj->valpos < base || pj->valpos + pj->nvals > job->jbase)
 				return gr_fail(GR_CUDA_EINVAL, "page job: bad join header", cudaSuccess);
+			/* a list job's joins are semi joins, which only leave its rows out */
+			if ((job->flags & GR_PAGE_JOB_LIST) && pj->type != GR_PAGE_JOIN_SEMI)
+				return gr_fail(GR_CUDA_EINVAL, "page job: a list job's join is not a semi join",
+							   cudaSuccess);
 			for (int k = 0; k < pj->nkeys; k++)
 				if (pj->keycol[k] < 0 || pj->keycol[k] >= pj->valpos)
 					return gr_fail(GR_CUDA_EINVAL, "page job: bad join key", cudaSuccess);
