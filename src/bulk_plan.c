@@ -159,9 +159,10 @@ static create_upper_paths_hook_type prev_upper_paths_hook = NULL;
  * WHERE applied, the row appended and laid out.  TPC-H Q12 at SF1:
  * orders' 29 099 lookups for the 30 988 keys of lineitem's WHERE and their
  * image took 64 ms on the CPU host (cpu mode, serially, warm: 2.2 us a
- * lookup); on the H200 host its whole build took 122 ms, about 3 us a
- * lookup beside the GPU's read of lineitem (where reading orders' 1.5 M
- * rows through values jobs took 230 ms).  Only where the relation has
+ * lookup); on the H200 host its whole build took 88-90 ms, 27 of them
+ * in the GPU's read of lineitem (EXPLAIN's Build Time in Jobs): 2.1 us a
+ * lookup, one scan of the keys or a scan per key (where reading orders'
+ * 1.5 M rows through values jobs took 230 ms).  Only where the relation has
  * GR_PROBE_ROWS_PER_KEY rows or more for each such row of the table.
  */
 #define GR_BULK_LOOKUP_COST		90.0
