@@ -1013,8 +1013,8 @@ run_job_here(GrPagePath *pp, PageJobRef *ref)
  * Run a list job here, as the kernel runs it (cpu mode): list each visible
  * tuple of its pages that passes the comparisons, the program and the
  * semi joins, or that the program hands back; a values job keeps the first
- * instead, storing its columns.  False when a tuple did not decode: the scan decodes the
- * pages again and reports it.
+ * instead, storing its columns.  False when a tuple did not decode: the
+ * scan decodes the pages again and reports it.
  */
 static bool
 list_job_here(PageJobRef *ref)
