@@ -1917,6 +1917,23 @@ probe_fetchable(PlannerInfo *root, const BulkQuery *q, const GrJoinRel *jr, cons
 	return false;
 }
 
+/*
+ * The fetch of a relation read from its pages (pt) by keys of the table's
+ * rows (probe_fetchable): a lookup a key, or where they are many for its
+ * pages (GR_KEYS_PER_PAGE_*), its pages read by the GPU's jobs, which keep
+ * only the rows of those keys (cpu mode costed as a GPU: CI's test).
+ */
+static double
+probe_fetch_cost(const BulkTable *pt, double keys)
+{
+	double		per_page = gr_page_path == GR_PAGE_PATH_CPU ? GR_KEYS_PER_PAGE_CPU :
+		GR_KEYS_PER_PAGE_GPU;
+
+	if (keys >= per_page * pt->pages)
+		return cpu_tuple_cost * GR_BULK_GPU_PAGE_COST * pt->pages + cpu_tuple_cost * keys;
+	return cpu_tuple_cost * (GR_BULK_LOOKUP_COST + 1) * keys;
+}
+
 /* The hashing of a relation's rows. */
 static double
 hash_cost(const GrJoinRel *jr, double rows)
@@ -2003,8 +2020,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	 * A serial path on a GPU fetches a relation read from its pages by the
 	 * keys of the table's rows its WHERE keeps where that costs less than
 	 * reading it whole (each decided as if its pages counted whole): the
-	 * table's pages read by the GPU's jobs once more, a lookup a key, the
-	 * rows hashed.  So does cpu mode, whose host runs the jobs as a GPU's
+	 * table's pages read by the GPU's jobs once more, the fetch
+	 * (probe_fetch_cost), the rows hashed.  So does cpu mode, whose host runs the jobs as a GPU's
 	 * (CI's test of the path).
 	 */
 	foreach(lc, (gpu || gr_page_path == GR_PAGE_PATH_CPU) && workers == 0 && q->join != NULL ?
@@ -2020,7 +2037,7 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 			continue;
 		probe_read[j] = cpu_tuple_cost * GR_BULK_GPU_PAGE_COST *
 			((BulkTable *) linitial(q->tables))->pages +
-			cpu_tuple_cost * (GR_BULK_LOOKUP_COST + 1) * keys + hash_cost(jr, keys);
+			probe_fetch_cost(pt, keys) + hash_cost(jr, keys);
 		(void) join_child(jr, 0, &child);
 		by_probe[j] = probe_read[j] < page_read_cost(jr, pt, 0, 1) && probe_read[j] <= child;
 	}
