@@ -53,6 +53,13 @@
 #define GR_KEYS_PER_PAGE_GPU	0.25
 #define GR_KEYS_PER_PAGE_CPU	3.0
 
+/* ... the one of this session's gpu_reduce.page_path */
+static inline double
+gr_keys_per_page(void)
+{
+	return gr_page_path == GR_PAGE_PATH_CPU ? GR_KEYS_PER_PAGE_CPU : GR_KEYS_PER_PAGE_GPU;
+}
+
 /* GUCs */
 extern bool gr_bulk_scan;
 extern int	gr_native_aggregates;

@@ -1926,10 +1926,7 @@ probe_fetchable(PlannerInfo *root, const BulkQuery *q, const GrJoinRel *jr, cons
 static double
 probe_fetch_cost(const BulkTable *pt, double keys)
 {
-	double		per_page = gr_page_path == GR_PAGE_PATH_CPU ? GR_KEYS_PER_PAGE_CPU :
-		GR_KEYS_PER_PAGE_GPU;
-
-	if (keys >= per_page * pt->pages)
+	if (keys >= gr_keys_per_page() * pt->pages)
 		return cpu_tuple_cost * GR_BULK_GPU_PAGE_COST * pt->pages + cpu_tuple_cost * keys;
 	return cpu_tuple_cost * (GR_BULK_LOOKUP_COST + 1) * keys;
 }
@@ -2021,8 +2018,8 @@ bulk_path(PlannerInfo *root, RelOptInfo *rel, PathTarget *target, BulkQuery *q,
 	 * keys of the table's rows its WHERE keeps where that costs less than
 	 * reading it whole (each decided as if its pages counted whole): the
 	 * table's pages read by the GPU's jobs once more, the fetch
-	 * (probe_fetch_cost), the rows hashed.  So does cpu mode, whose host runs the jobs as a GPU's
-	 * (CI's test of the path).
+	 * (probe_fetch_cost), the rows hashed.  So does cpu mode, whose host
+	 * runs the jobs as a GPU's (CI's test of the path).
 	 */
 	foreach(lc, (gpu || gr_page_path == GR_PAGE_PATH_CPU) && workers == 0 && q->join != NULL ?
 			q->join->rels : NIL)

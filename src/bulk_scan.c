@@ -153,9 +153,9 @@ typedef struct BulkJoin
 	const GrPageJoinSpec *semi; /* ... the semi joins its list jobs filter its
 								 * rows by while it is built (semi_joins,
 								 * keys_semi), or NULL */
-	bool		semi_keys;		/* ... the semi join of the table's keys
-								 * (keys_semi), which plain list jobs take too */
-	int64		filter_keys;	/* ... for EXPLAIN: the keys it kept, or -1 */
+	int64		filter_keys;	/* ... where that is the table's keys' (which
+								 * plain list jobs take too): the keys; else
+								 * -1 */
 	/* a marked join (GrScanJoin.marked): per hashed row, 1 once a probe matched it */
 	uint8	   *marks;
 	uint64		marked_rows;	/* for EXPLAIN ANALYZE: rows marked */
@@ -679,6 +679,7 @@ init_joins(BulkScanState *bs, EState *estate, int eflags)
 		BulkJoin   *bj = &bs->joins[j];
 
 		bj->desc = &d->joins[j];
+		bj->filter_keys = -1;
 		if (bj->desc->pages != NULL)
 		{
 			/* its program's outputs are its computed values (GrScanJoin.pagecols) */
@@ -1008,7 +1009,6 @@ typedef struct IndexRows
 	Relation	irel;
 	IndexScanDesc scan;
 	TupleTableSlot *slot;		/* the tuple found */
-	ScanKeyData sk;
 	bool		under_way;		/* tuples yet to come */
 	int64		lookups;		/* the keys looked up */
 	Datum		values[GR_JOIN_MAX_KEYS + GR_DECODE_MAX_COLS];
@@ -1135,6 +1135,7 @@ lookups_begin(BulkScanState *bs, IndexRows *ir, Relation rel)
 	bool		typbyval;
 	char		typalign;
 	ArrayType  *keys;
+	ScanKeyData sk;
 
 	ir->lookups = 0;
 	for (int64 i = 0; i < ir->nkeys; i++)
@@ -1147,11 +1148,12 @@ lookups_begin(BulkScanState *bs, IndexRows *ir, Relation rel)
 	keys = construct_array(elems, (int) ir->lookups, ir->type, typlen, typbyval, typalign);
 	pfree(elems);
 	/* (the keys' column leads the index: key_index) */
-	ScanKeyEntryInitialize(&ir->sk, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, InvalidOid,
+	ScanKeyEntryInitialize(&sk, SK_SEARCHARRAY, 1, BTEqualStrategyNumber, InvalidOid,
 						   InvalidOid, ir->eq, PointerGetDatum(keys));
 	ir->under_way = ir->lookups > 0;
+	/* (the scan copies the key; the array stays, in this memory) */
 	if (ir->under_way)
-		index_rescan(ir->scan, &ir->sk, 1, NULL, 0);
+		index_rescan(ir->scan, &sk, 1, NULL, 0);
 }
 
 /* The next visible tuple of the keys, into ir->slot; false after the last. */
@@ -1337,7 +1339,7 @@ probe_keys(BulkScanState *bs, const BulkJoin *bj, int64 *n, int64 *pages, double
 	BulkTable  *t = &bs->tables[0];
 	int			col = bj->desc->src[0];
 	GrScanJoin	kd = {0};
-	BulkJoin	probe = {0};
+	BulkJoin	probe = {.filter_keys = -1};
 	PageRows	pr;
 	void	   *arg;
 	GrJoinNextRow next;
@@ -1517,12 +1519,10 @@ keys_semi(BulkScanState *bs, BulkJoin *bj, const int64 *keys, int64 n, GrPageJoi
 	KeyRows		kr = {keys, n, 0};
 	GrPageJoinRel *r = &semi->rels[0];
 	GrJoinHash *image;
-	double		per_page = (GrPagePathMode) gr_page_path == GR_PAGE_PATH_CPU ?
-		GR_KEYS_PER_PAGE_CPU : GR_KEYS_PER_PAGE_GPU;
 
 	bj->semi = NULL;
 	if (!semi_possible(bj) ||
-		(double) n < per_page * RelationGetNumberOfBlocks(bj->pages->rel))
+		(double) n < gr_keys_per_page() * RelationGetNumberOfBlocks(bj->pages->rel))
 		return NULL;
 	/* the keys as a relation of one int8 key and no value */
 	kd.nkeys = 1;
@@ -1571,7 +1571,6 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	bj->job_pages = -1;
 	bj->job_rows = -1;
 	bj->job_ms = -1;
-	bj->semi_keys = false;
 	bj->filter_keys = -1;
 	for (int k = j + 1; k < bs->njoins; k++)
 		if (reduces(bj->desc, bs->joins[k].desc))
@@ -1632,17 +1631,14 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		n = unique_keys(keys, n);
 		semi_images = keys_semi(bs, bj, keys, n, &semi);
 		if (bj->semi != NULL)
-		{
-			bj->semi_keys = true;
 			bj->filter_keys = n;
-		}
 		else
 			by_index = index_rows(bs, bj, bj->desc->pagecols[0], keys, n, GR_PROBE_ROWS_PER_KEY,
 								  &ir);
 		if (!by_index)
 		{
 			pfree(keys);
-			if (!bj->semi_keys)
+			if (bj->filter_keys < 0)
 			{
 				bj->probe_pages = -1;
 				bj->job_ms = -1;
@@ -1656,7 +1652,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 	}
 	else
 	{
-		if (!bj->semi_keys)
+		if (bj->filter_keys < 0)
 			semi_images = semi_joins(bs, bj, &rr, &semi);
 		rr.next = row_source(bs, bj, NULL, &pr, &rr.arg);
 	}
@@ -1680,7 +1676,7 @@ build_one(BulkScanState *bs, int j, const BulkJoin *from)
 		bj->semi = NULL;
 		gr_page_path_release_images(semi_images);
 		rr.left_out += pr.left_by_jobs;
-		if (bj->semi_keys && pr.pp == NULL && pr.left_by_jobs == 0)
+		if (bj->filter_keys >= 0 && pr.pp == NULL && pr.left_by_jobs == 0)
 			bj->filter_keys = -1;	/* (the jobs did not take it) */
 	}
 	INSTR_TIME_SET_CURRENT(took);
@@ -2470,7 +2466,7 @@ list_pages(BulkScanState *bs, BulkJoin *bj, PageRows *pr)
 	 * job would list every row, to be decoded again here; but the table's
 	 * keys leave most out: keys_semi)
 	 */
-	if ((t->nquals == 0 && t->xqual == NULL && !bj->semi_keys &&
+	if ((t->nquals == 0 && t->xqual == NULL && bj->filter_keys < 0 &&
 		 (store == 0 || ((prog == NULL || prog->nouts == 0) && bj->semi == NULL))) ||
 		RelationUsesLocalBuffers(t->rel))
 		return;
